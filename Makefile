@@ -1,0 +1,63 @@
+# Build, check and run the project. GNU make.
+
+PYTHON ?= python3
+VENV ?= .venv
+
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: install lint typecheck services test bench run clean
+
+# The virtualenv with the project and its test tools; redone when pyproject.toml changes.
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+	$(BIN)/python -m pip install -e '.[test]'
+	touch $@
+
+install: $(STAMP)
+
+lint: install
+	$(BIN)/ruff check games tests
+
+typecheck: install
+	$(BIN)/mypy --strict games
+
+# Start PostgreSQL and Redis where installed but stopped; never fails when they are absent.
+services:
+	@if command -v pg_ctlcluster >/dev/null 2>&1; then \
+		if pg_isready -q -h 127.0.0.1 >/dev/null 2>&1; then \
+			echo "PostgreSQL: running"; \
+		else \
+			echo "PostgreSQL: starting"; \
+			pg_ctlcluster --skip-systemctl-redirect $$(ls /etc/postgresql) main start \
+				|| echo "PostgreSQL: could not start (continuing)"; \
+		fi; \
+	else \
+		echo "PostgreSQL: not installed (skipped)"; \
+	fi
+	@if command -v redis-server >/dev/null 2>&1; then \
+		if redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then \
+			echo "Redis: running"; \
+		else \
+			echo "Redis: starting"; \
+			redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no \
+				|| echo "Redis: could not start (continuing)"; \
+		fi; \
+	else \
+		echo "Redis: not installed (skipped)"; \
+	fi
+
+test: install services lint typecheck
+	$(BIN)/python -m pytest -n 2
+
+bench: install
+	$(BIN)/python -m games bench
+
+# The web site arrives in a later step; this target will start it.
+run: install
+	@echo "make run: the web site is not there yet; it arrives in a later step."
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,127 @@
+"""The engine's command line (ENGINE-CLI.md): ``python -m games COMMAND``.
+
+Each command reads JSON from a file path, or standard input when the path is
+``-`` or absent, and writes one JSON document. Exit status: 0 success, 1 the
+input was read but is invalid (the JSON names the problem), 2 usage error.
+This module is the only place in ``games`` that does I/O.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from games.position import Position, PositionError
+
+
+class InputError(ValueError):
+    """Input that was read but is not valid."""
+
+
+def _read_json(path: str | None, stdin: TextIO) -> Any:
+    try:
+        if path in (None, "-"):
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise InputError(f"can't read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"not JSON: {error.msg} at line {error.lineno}, "
+                         f"column {error.colno}") from None
+    except RecursionError:
+        raise InputError("not JSON this engine reads: nested too deeply") from None
+
+
+def score_json(data: Any) -> dict[str, Any]:
+    """``score`` of one position object (raises PositionError)."""
+    position = Position.from_json(data)
+    return position.variant.score(position).to_json()
+
+
+def waits_json(data: Any) -> dict[str, Any]:
+    """``waits`` of one position object (raises PositionError)."""
+    position = Position.from_json(data)
+    return position.variant.waits(position).to_json()
+
+
+def _each(handler: Callable[[Any], dict[str, Any]], data: Any) -> tuple[Any, bool]:
+    """Apply to an object or to each object of an array; errors stay per item."""
+    if isinstance(data, list):
+        results: list[dict[str, Any]] = []
+        ok = True
+        for index, item in enumerate(data):
+            try:
+                results.append(handler(item))
+            except PositionError as error:
+                ok = False
+                results.append({"error": f"position {index}: {error}"})
+        return results, ok
+    try:
+        return handler(data), True
+    except PositionError as error:
+        return {"error": str(error)}, False
+
+
+def _position_command(handler: Callable[[Any], dict[str, Any]]) -> Callable[..., int]:
+    def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+        try:
+            data = _read_json(args.path, stdin)
+        except InputError as error:
+            _write(stdout, {"error": str(error)})
+            return 1
+        result, ok = _each(handler, data)
+        _write(stdout, result)
+        return 0 if ok else 1
+
+    return run
+
+
+def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.bench import run_bench
+
+    _write(stdout, run_bench(seed=args.seed, scale=args.scale))
+    return 0
+
+
+def _write(stdout: TextIO, value: Any) -> None:
+    stdout.write(json.dumps(value, ensure_ascii=False, indent=None) + "\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m games",
+                                     description="Rules engine for Jiaxing, Putian and Sichuan "
+                                     "mahjong (see ENGINE-CLI.md).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, handler, text in (
+        ("score", score_json, "is this a win, and what is it worth?"),
+        ("waits", waits_json, "what wins here (or every discard of a hand a tile too many)"),
+    ):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("path", nargs="?", help="JSON file, or - for standard input")
+        sub.set_defaults(run=_position_command(handler))
+    bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
+    bench.add_argument("--seed", type=int, default=20261130)
+    bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
+    """Run one command; returns the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and 2
+    run: Callable[[argparse.Namespace, TextIO, TextIO], int] = args.run
+    return run(args, stdin or sys.stdin, stdout or sys.stdout)

@@ -1,0 +1,737 @@
+"""Money: who pays whom when a hand ends (RULES C-6, JX-10, PT-7, SC-6).
+
+This module is money only. It receives scores that were already computed
+elsewhere (Jiaxing base × tai × 2^fan, Putian flower points, Sichuan points)
+and turns them into *deltas*: a list of four integers, one per seat 0–3
+(RULES C-2), that says how much each seat wins (positive) or pays (negative).
+
+Every win, kong and exhausted-hand settlement sums to zero (C-6):
+
+>>> deltas = jiaxing_win_deltas(0, 60, contracts=[(0, 1)], robbed=1)
+>>> deltas
+[720, -480, -120, -120]
+>>> sum(deltas)
+0
+
+House fees (Jiaxing's service fee F and escape penalty, JX-10.6; Sichuan's
+fee A, SC-6.5) leave the table, so the functions that compute them return
+amounts that do *not* sum to zero; they are kept apart from the deltas, as
+C-6 asks, and never take a balance below zero.
+
+Bad arguments raise :class:`SettlementError`, a :class:`ValueError` whose
+message starts with the rule it breaks:
+
+>>> jiaxing_win_deltas(0, 60, robbed=0)
+Traceback (most recent call last):
+...
+games.settlement.SettlementError: JX-8: seat 0 can't rob their own kong
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import NamedTuple
+
+Seat = int
+"""A seat 0–3 in playing order (RULES C-2)."""
+
+SEATS: tuple[Seat, ...] = (0, 1, 2, 3)
+
+PUTIAN_BOMBS: dict[str, int] = {"big": 50, "super": 100}
+"""PT-7.3: what each loser pays for a 大炸弹 / 超级大炸弹."""
+
+SICHUAN_KONGS: dict[str, int] = {"exposed": 2, "added": 1, "concealed": 2}
+"""SC-6.3: the points a kong collects from each payer (kinds as in the log format)."""
+
+
+class SettlementError(ValueError):
+    """Arguments that no hand played by the rules can produce.
+
+    The rule id is kept in :attr:`rule` and starts the message.
+
+    >>> error = SettlementError("SC-6.4", "an exhausted hand needs two players still in")
+    >>> error.rule
+    'SC-6.4'
+    >>> str(error)
+    'SC-6.4: an exhausted hand needs two players still in'
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        super().__init__(f"{rule}: {message}")
+
+
+# ---------------------------------------------------------------------------
+# Shared helpers
+
+
+def _check_seat(seat: Seat, rule: str, what: str = "seat") -> None:
+    if not 0 <= seat <= 3:
+        raise SettlementError(rule, f"{what} {seat} is not a seat 0–3 (C-2)")
+
+
+def _seat_set(seats: Iterable[Seat], rule: str, what: str) -> frozenset[Seat]:
+    result = frozenset(seats)
+    for seat in sorted(result):
+        _check_seat(seat, rule, what)
+    return result
+
+
+def _check_four(values: Sequence[int], rule: str, what: str) -> None:
+    if len(values) != 4:
+        raise SettlementError(rule, f"{what} needs one value per seat (4), got {len(values)}")
+
+
+def _check_non_negative(value: int, rule: str, what: str) -> None:
+    if value < 0:
+        raise SettlementError(rule, f"{what} can't be negative, got {value}")
+
+
+def _check_positive(value: int, rule: str, what: str) -> None:
+    if value < 1:
+        raise SettlementError(rule, f"{what} must be at least 1, got {value}")
+
+
+def _collect(receiver: Seat, stakes: Sequence[int]) -> list[int]:
+    """Each seat pays its stake to ``receiver`` (whose own stake must be 0).
+
+    >>> _collect(2, [1, 5, 0, 2])
+    [-1, -5, 8, -2]
+    """
+    deltas = [-stake for stake in stakes]
+    deltas[receiver] = sum(stakes)
+    return deltas
+
+
+def _add(*parts: Sequence[int]) -> list[int]:
+    """Seat-by-seat sum of several settlements.
+
+    >>> _add([1, -1, 0, 0], [0, 2, -2, 0])
+    [1, 1, -2, 0]
+    """
+    return [sum(column) for column in zip(*parts, strict=True)]
+
+
+def _pay(deltas: list[int], payer: Seat, payee: Seat, amount: int) -> None:
+    deltas[payer] -= amount
+    deltas[payee] += amount
+
+
+def _capped_charges(balances: Sequence[int], charges: Sequence[int]) -> list[int]:
+    """Each charge, as a non-positive delta, never more than the balance (C-6).
+
+    A balance at or below zero pays nothing.
+
+    >>> _capped_charges([100, 3, 0, -5], [10, 10, 10, 10])
+    [-10, -3, 0, 0]
+    """
+    return [
+        -min(charge, max(balance, 0)) for balance, charge in zip(balances, charges, strict=True)
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Jiaxing 嘉兴麻将 (JX-9, JX-10)
+
+
+def jiaxing_score(base: int, tai: int, fan: int) -> int:
+    """The score of a Jiaxing win: base × tai × 2^fan (JX-10).
+
+    The seed's example (JX-10.5): base 5, 3 tai, 2 fan.
+
+    >>> jiaxing_score(5, 3, 2)
+    60
+    >>> jiaxing_score(1, 2, 0)
+    2
+    """
+    _check_non_negative(base, "JX-10", "the base (底分)")
+    _check_non_negative(tai, "JX-6", "tai")
+    _check_non_negative(fan, "JX-7", "fan")
+    return base * tai * (1 << fan)
+
+
+def _jiaxing_partners(contracts: Iterable[tuple[Seat, Seat]]) -> dict[Seat, Seat]:
+    """Seat → contract partner, for the contracts of a hand (JX-9).
+
+    The same pair named twice (in either order) is one contract; a seat in two
+    different pairs is an error, since pairs form among players who are not
+    already in one.
+
+    >>> _jiaxing_partners([(0, 2), (3, 1), (2, 0)])
+    {0: 2, 2: 0, 3: 1, 1: 3}
+    """
+    partners: dict[Seat, Seat] = {}
+    for pair in contracts:
+        if len(pair) != 2:
+            raise SettlementError("JX-9", f"a contract is a pair of seats, got {pair!r}")
+        first, second = pair
+        _check_seat(first, "JX-9", "contract seat")
+        _check_seat(second, "JX-9", "contract seat")
+        if first == second:
+            raise SettlementError("JX-9", f"seat {first} can't be in a contract with itself")
+        for seat, partner in ((first, second), (second, first)):
+            known = partners.get(seat)
+            if known is not None and known != partner:
+                raise SettlementError(
+                    "JX-9",
+                    f"seat {seat} can't be in two contracts (with {known} and {partner})",
+                )
+            partners[seat] = partner
+    return partners
+
+
+def jiaxing_multipliers(
+    winner: Seat,
+    *,
+    contracts: Iterable[tuple[Seat, Seat]] = (),
+    gave_up: Collection[Seat] = (),
+    robbed: Seat | None = None,
+) -> list[int]:
+    """How many times the score each seat pays the winner (JX-10.1–JX-10.4).
+
+    The winner's own entry is 0. Arguments as in :func:`jiaxing_win_deltas`.
+
+    No contract, self-draw (JX-10.1), and robbing the kong (JX-10.4):
+
+    >>> jiaxing_multipliers(0)
+    [0, 1, 1, 1]
+    >>> jiaxing_multipliers(0, robbed=2)
+    [0, 0, 3, 0]
+
+    Winner in a contract (JX-10.2): partner ×5, persisting ×2, gave up ×0.
+
+    >>> jiaxing_multipliers(0, contracts=[(0, 1)], gave_up=[3])
+    [0, 5, 2, 0]
+
+    Winner not in a contract (JX-10.3), with the konger robbed (JX-10.4: +3):
+
+    >>> jiaxing_multipliers(2, contracts=[(0, 1)], robbed=3)
+    [2, 2, 0, 4]
+    """
+    _check_seat(winner, "JX-10", "winner")
+    partners = _jiaxing_partners(contracts)
+    quitters = _seat_set(gave_up, "JX-9", "gave-up seat")
+    if quitters and not partners:
+        raise SettlementError(
+            "JX-9", "players are asked to persist or give up only after a contract"
+        )
+    if winner in quitters:
+        raise SettlementError("JX-9", f"seat {winner} gave up and can't win")
+    for seat in sorted(quitters):
+        if seat in partners:
+            raise SettlementError("JX-9", f"seat {seat} is in a contract and can't give up")
+    if robbed is not None:
+        _check_seat(robbed, "JX-8", "robbed seat")
+        if robbed == winner:
+            raise SettlementError("JX-8", f"seat {winner} can't rob their own kong")
+        if robbed in quitters:
+            raise SettlementError("JX-9", f"seat {robbed} gave up and can't make a kong")
+
+    multipliers = [
+        0 if seat == winner else _jiaxing_contract_multiplier(winner, seat, partners, quitters)
+        for seat in SEATS
+    ]
+    if robbed is not None:
+        if partners:
+            multipliers[robbed] += 3  # JX-10.4: the multipliers add up.
+        else:
+            multipliers = [3 if seat == robbed else 0 for seat in SEATS]  # JX-10.4
+    return multipliers
+
+
+def _jiaxing_contract_multiplier(
+    winner: Seat, payer: Seat, partners: Mapping[Seat, Seat], quitters: Collection[Seat]
+) -> int:
+    if payer in quitters:
+        return 0  # JX-9: a player who gave up pays nothing.
+    if not partners:
+        return 1  # JX-10.1
+    if winner in partners:
+        return 5 if partners[winner] == payer else 2  # JX-10.2
+    return 2 if payer in partners else 1  # JX-10.3
+
+
+def jiaxing_win_deltas(
+    winner: Seat,
+    score: int,
+    *,
+    contracts: Iterable[tuple[Seat, Seat]] = (),
+    gave_up: Collection[Seat] = (),
+    robbed: Seat | None = None,
+) -> list[int]:
+    """Settle a Jiaxing win (JX-10): each other seat pays score × multiplier.
+
+    ``score`` is base × tai × 2^fan (:func:`jiaxing_score`). ``contracts`` are
+    the mutual contract pairs formed in the hand (JX-9; at most two, disjoint),
+    ``gave_up`` the seats that answered give up (they pay 0 whatever happens)
+    and ``robbed`` the seat whose added kong was robbed (JX-8), if any.
+
+    >>> jiaxing_win_deltas(1, 4)
+    [-4, 12, -4, -4]
+
+    The seed's example (JX-10.4): score 60, the robbed seat 1 is in contract
+    with the winner (5 + 3 = ×8), the persisting others pay ×2.
+
+    >>> jiaxing_win_deltas(0, 60, contracts=[(0, 1)], robbed=1)
+    [720, -480, -120, -120]
+
+    Two contract pairs: the winner's partner ×5, the other pair ×2 each.
+
+    >>> jiaxing_win_deltas(3, 10, contracts=[(0, 1), (2, 3)])
+    [-20, -20, -50, 90]
+    """
+    _check_non_negative(score, "JX-10", "the score")
+    multipliers = jiaxing_multipliers(winner, contracts=contracts, gave_up=gave_up, robbed=robbed)
+    return _collect(winner, [score * multiplier for multiplier in multipliers])
+
+
+def jiaxing_fee_deltas(balances: Sequence[int], fee: int) -> list[int]:
+    """The service fee F after a hand that ended normally (JX-10.6).
+
+    Every player pays ``fee`` to the house, but never more than their balance
+    (``balances``: each seat's silver after the hand's settlement was applied;
+    a balance at or below zero pays nothing). Returns the non-positive amounts:
+    the fee leaves the table, so this does **not** sum to zero (C-6: fees are
+    taken separately).
+
+    >>> jiaxing_fee_deltas([500, 30, 0, 120], 50)
+    [-50, -30, 0, -50]
+    """
+    _check_four(balances, "JX-10.6", "balances")
+    _check_non_negative(fee, "JX-10.6", "the fee F")
+    return _capped_charges(balances, [fee] * 4)
+
+
+def jiaxing_leave_deltas(
+    leaver: Seat, balances: Sequence[int], fee: int, penalty: int
+) -> list[int]:
+    """What a player who leaves mid-hand (逃跑/断线) pays (JX-10.6).
+
+    **Reading** (RULES JX-10.6): the leaver pays the service fee plus the
+    escape penalty (the seed's "原来正常的游戏消耗"), both to the house, capped
+    by their balance; the hand ends with no other payment, and the players who
+    stay pay no fee for a hand that did not end normally. Like
+    :func:`jiaxing_fee_deltas` this does **not** sum to zero.
+
+    >>> jiaxing_leave_deltas(2, [500, 500, 70, 500], 50, 100)
+    [0, 0, -70, 0]
+    >>> jiaxing_leave_deltas(0, [500, 500, 70, 500], 50, 100)
+    [-150, 0, 0, 0]
+    """
+    _check_seat(leaver, "JX-10.6", "leaver")
+    _check_four(balances, "JX-10.6", "balances")
+    _check_non_negative(fee, "JX-10.6", "the fee F")
+    _check_non_negative(penalty, "JX-10.6", "the escape penalty")
+    return _capped_charges(balances, [fee + penalty if seat == leaver else 0 for seat in SEATS])
+
+
+# ---------------------------------------------------------------------------
+# Putian 莆田麻将 (PT-6, PT-7)
+
+
+def putian_flower_points(
+    golds_in_hand: int, white_golds_in_hand: int, laid_out_whites: int, concealed_kongs: int
+) -> int:
+    """A player's flower points 花分 (PT-6).
+
+    ``golds_in_hand`` counts the gold tiles in the hand that are *not* whites
+    (1 each); ``white_golds_in_hand`` counts the whites in the hand when white
+    is gold (2 each) — two separate counts. Laid-out whites score 1 each but
+    all four score 5; each concealed kong scores 2.
+
+    The seed's example: 1 gold and 4 laid-out whites.
+
+    >>> putian_flower_points(1, 0, 4, 0)
+    6
+    >>> putian_flower_points(1, 2, 0, 1)
+    7
+    """
+    for value, what in (
+        (golds_in_hand, "golds in hand"),
+        (white_golds_in_hand, "white golds in hand"),
+        (laid_out_whites, "laid-out whites"),
+        (concealed_kongs, "concealed kongs"),
+    ):
+        _check_non_negative(value, "PT-6", what)
+    for value, what in ((laid_out_whites, "laid-out whites"), (white_golds_in_hand, "white golds")):
+        if value > 4:
+            raise SettlementError("PT-6", f"there are only 4 whites, not {value} {what}")
+    if white_golds_in_hand and laid_out_whites:
+        raise SettlementError("PT-3.4", "when white is gold, whites are never laid out")
+    whites = 5 if laid_out_whites == 4 else laid_out_whites
+    return golds_in_hand + 2 * white_golds_in_hand + whites + 2 * concealed_kongs
+
+
+def putian_base(dealer_streak: int) -> int:
+    """The hand's base 底分 (PT-7.1).
+
+    ``dealer_streak`` is n, the hands this dealer has dealt in a row before
+    this one: 1 when n = 0, else n + 2.
+
+    >>> [putian_base(n) for n in range(4)]
+    [1, 3, 4, 5]
+    """
+    _check_non_negative(dealer_streak, "PT-7.1", "the dealer streak")
+    return 1 if dealer_streak == 0 else dealer_streak + 2
+
+
+def _putian_bomb_stake(bomb: str | None) -> int | None:
+    """Each loser's fixed payment for a big bomb, or None for PT-7.2 (PT-7.3)."""
+    if bomb is None or bomb == "small":
+        return None
+    if bomb not in PUTIAN_BOMBS:
+        raise SettlementError(
+            "PT-7.3", f"unknown bomb {bomb!r}: expected 'small', 'big' or 'super'"
+        )
+    return PUTIAN_BOMBS[bomb]
+
+
+def putian_points(dealer_streak: int, winner_flower_points: int, bomb: str | None = None) -> int:
+    """What one non-dealer loser pays the winner (PT-7.2, PT-7.3).
+
+    (base + the winner's flower points) × 2, or 50 for a 大炸弹 (``"big"``)
+    and 100 for a 超级大炸弹 (``"super"``). A 小炸弹 (``"small"``) pays as
+    PT-7.2. 算花 (PT-7.4) is not included.
+
+    >>> putian_points(0, 1)
+    4
+    >>> putian_points(2, 3, bomb="small")
+    14
+    >>> putian_points(2, 3, bomb="super")
+    100
+    """
+    base = putian_base(dealer_streak)
+    _check_non_negative(winner_flower_points, "PT-6", "flower points")
+    stake = _putian_bomb_stake(bomb)
+    return (base + winner_flower_points) * 2 if stake is None else stake
+
+
+def putian_flower_settlement(winner: Seat, flower_points: Sequence[int]) -> list[int]:
+    """算花 among the three losers, not doubled (PT-7.4).
+
+    Every pair of losers settles the difference of their flower points: the
+    one with fewer pays the one with more. The winner takes no part (0).
+
+    The seed's example: C (seat 2) wins; A 6, B 2, D 1.
+
+    >>> putian_flower_settlement(2, [6, 2, 9, 1])
+    [9, -3, 0, -6]
+    """
+    _check_seat(winner, "PT-7.4", "winner")
+    _check_four(flower_points, "PT-6", "flower points")
+    for points in flower_points:
+        _check_non_negative(points, "PT-6", "flower points")
+    losers = [seat for seat in SEATS if seat != winner]
+    deltas = [0] * 4
+    for index, first in enumerate(losers):
+        for second in losers[index + 1 :]:
+            _pay(deltas, second, first, flower_points[first] - flower_points[second])
+    return deltas
+
+
+def putian_win_deltas(
+    winner: Seat,
+    dealer: Seat,
+    *,
+    dealer_streak: int,
+    flower_points: Sequence[int],
+    bomb: str | None = None,
+) -> list[int]:
+    """Settle a Putian win (PT-7.2–PT-7.4).
+
+    ``flower_points`` are the four seats' PT-6 points. Each of the three
+    losers pays (base + the winner's flower points) × 2, whether the win was
+    on a discard or a self-draw (PT-7.2 reading); when a non-dealer wins the
+    dealer pays 2 more. A ``"big"`` / ``"super"`` bomb instead makes each
+    loser pay 50 / 100 (PT-7.3); ``"small"`` pays as PT-7.2. Then the losers
+    settle 算花 among themselves (PT-7.4, :func:`putian_flower_settlement`),
+    after bombs too.
+
+    The dealer wins with one laid-out white, nobody else has flowers:
+
+    >>> putian_win_deltas(0, 0, dealer_streak=0, flower_points=[1, 0, 0, 0])
+    [12, -4, -4, -4]
+
+    The seed's 算花 example (A 6, B 2, C wins with 3, D 1), A deals:
+
+    >>> putian_win_deltas(2, 0, dealer_streak=0, flower_points=[6, 2, 3, 1])
+    [-1, -11, 26, -14]
+    """
+    _check_seat(winner, "PT-7.2", "winner")
+    _check_seat(dealer, "PT-1", "dealer")
+    _check_four(flower_points, "PT-6", "flower points")
+    stake = putian_points(dealer_streak, flower_points[winner], bomb)
+    stakes = [0 if seat == winner else stake for seat in SEATS]
+    if _putian_bomb_stake(bomb) is None and winner != dealer:
+        stakes[dealer] += 2  # PT-7.2: the dealer pays 2 more.
+    return _add(_collect(winner, stakes), putian_flower_settlement(winner, flower_points))
+
+
+# ---------------------------------------------------------------------------
+# Sichuan 血战到底 (SC-6), in base units: callers apply the room coefficient N.
+
+
+def sichuan_discard_win_deltas(winners: Mapping[Seat, int], discarder: Seat) -> list[int]:
+    """Settle a win on a discard, 点炮 (SC-6.1).
+
+    ``winners`` maps each winning seat to its points (SC-5); with several
+    winners (一炮多响, SC-3.1) the discarder pays each of them.
+
+    >>> sichuan_discard_win_deltas({1: 4}, 0)
+    [-4, 4, 0, 0]
+    >>> sichuan_discard_win_deltas({1: 2, 3: 8}, 2)
+    [0, 2, -10, 8]
+    """
+    _check_seat(discarder, "SC-6.1", "discarder")
+    if not winners:
+        raise SettlementError("SC-6.1", "a win on a discard needs at least one winner")
+    deltas = [0] * 4
+    for winner, points in sorted(winners.items()):
+        _check_seat(winner, "SC-6.1", "winner")
+        if winner == discarder:
+            raise SettlementError("SC-6.1", f"seat {winner} can't win on their own discard")
+        _check_positive(points, "SC-5", f"seat {winner}'s points")
+        _pay(deltas, discarder, winner, points)
+    return deltas
+
+
+def _still_in(still_in: Collection[Seat], rule: str, *required: Seat) -> frozenset[Seat]:
+    seats = _seat_set(still_in, rule, "seat still in")
+    for seat in required:
+        if seat not in seats:
+            raise SettlementError(rule, f"seat {seat} is no longer in the hand (SC-3.2)")
+    if len(seats) < 2:
+        raise SettlementError(rule, "nobody else is still in the hand (SC-3.2)")
+    return seats
+
+
+def sichuan_self_draw_deltas(winner: Seat, points: int, still_in: Collection[Seat]) -> list[int]:
+    """Settle a self-drawn win, 自摸 (SC-6.2).
+
+    ``still_in`` are the seats still in the hand when the winner wins, the
+    winner included; every other one of them pays the winner ``points``.
+    Players who won earlier (血战到底, SC-3.2) pay nothing.
+
+    >>> sichuan_self_draw_deltas(1, 4, still_in={0, 1, 2, 3})
+    [-4, 12, -4, -4]
+    >>> sichuan_self_draw_deltas(1, 4, still_in={1, 3})
+    [0, 4, 0, -4]
+    """
+    _check_seat(winner, "SC-6.2", "winner")
+    _check_positive(points, "SC-5", "the points")
+    seats = _still_in(still_in, "SC-6.2", winner)
+    return _collect(winner, [points if seat in seats and seat != winner else 0 for seat in SEATS])
+
+
+def sichuan_kong_deltas(
+    konger: Seat, kind: str, *, still_in: Collection[Seat], feeder: Seat | None = None
+) -> list[int]:
+    """Settle a kong at once, 刮风下雨 (SC-6.3).
+
+    ``kind`` as in the log format: ``"exposed"`` (直杠) — the ``feeder``,
+    whose discard was konged, pays 2; ``"added"`` (面下杠) — every other
+    player still in pays 1; ``"concealed"`` (暗杠) — every other player still
+    in pays 2. ``still_in`` are the seats still in the hand, the konger
+    included.
+
+    A robbed added kong (抢杠胡, SC-5.18) pays nothing: the kong does not
+    happen, so the caller does not call this function for it.
+
+    >>> sichuan_kong_deltas(0, "exposed", still_in={0, 1, 2, 3}, feeder=2)
+    [2, 0, -2, 0]
+    >>> sichuan_kong_deltas(0, "added", still_in={0, 1, 2, 3})
+    [3, -1, -1, -1]
+    >>> sichuan_kong_deltas(3, "concealed", still_in={0, 3})
+    [-2, 0, 0, 2]
+    """
+    _check_seat(konger, "SC-6.3", "konger")
+    if kind not in SICHUAN_KONGS:
+        raise SettlementError(
+            "SC-6.3", f"unknown kong kind {kind!r}: expected 'exposed', 'added' or 'concealed'"
+        )
+    seats = _still_in(still_in, "SC-6.3", konger)
+    stake = SICHUAN_KONGS[kind]
+    if kind == "exposed":
+        if feeder is None:
+            raise SettlementError(
+                "SC-6.3", "an exposed kong needs the feeder whose discard it took"
+            )
+        _check_seat(feeder, "SC-6.3", "feeder")
+        if feeder == konger:
+            raise SettlementError("SC-6.3", f"seat {konger} can't kong their own discard")
+        if feeder not in seats:
+            raise SettlementError("SC-6.3", f"feeder {feeder} is no longer in the hand (SC-3.2)")
+        payers: frozenset[Seat] = frozenset({feeder})
+    else:
+        if feeder is not None:
+            raise SettlementError("SC-6.3", f"an {kind} kong has no feeder")
+        payers = seats - {konger}
+    return _collect(konger, [stake if seat in payers else 0 for seat in SEATS])
+
+
+def sichuan_exhaustion_deltas(
+    *,
+    still_in: Collection[Seat],
+    flower_pigs: Collection[Seat],
+    ready_points: Mapping[Seat, int],
+    cap_points: int,
+    kong_income: Mapping[Seat, Sequence[tuple[Seat, int]]],
+) -> list[int]:
+    """Settle an exhausted hand with two or more players still in (SC-6.4).
+
+    - (a) 查花猪: each 花猪 in ``flower_pigs`` (a player still in whose tiles
+      show all three suits) pays ``cap_points`` to every other player still
+      in who is not a 花猪. Players who already won are out of this.
+    - (b) 查大叫: each player still in who is neither ready nor a 花猪 pays
+      every ready player still in that player's ``ready_points[seat]`` (their
+      best win as a win on a discard, already capped by the caller). A seat
+      is ready when it is a key of ``ready_points``.
+    - (c) every player still in who is not ready (花猪 included) gives back
+      the kong payments they received: ``kong_income[seat]`` lists them as
+      (payer, amount) pairs, each refunded to its payer — also to a payer
+      who has won since (a winner who left is the caller's business, SC-6.6:
+      leave that entry out). Entries of ready players and of players no
+      longer in are ignored: they keep their kong income.
+
+    Seats 0 (a 花猪) and 1 (not ready, with a concealed kong paid by 0, 2, 3)
+    against seat 2 (ready for 4 points); seat 3 has won already:
+
+    >>> sichuan_exhaustion_deltas(
+    ...     still_in={0, 1, 2}, flower_pigs={0}, ready_points={2: 4}, cap_points=8,
+    ...     kong_income={1: [(0, 2), (2, 2), (3, 2)]},
+    ... )
+    [-14, -2, 14, 2]
+    """
+    seats = _seat_set(still_in, "SC-6.4", "seat still in")
+    if len(seats) < 2:
+        raise SettlementError(
+            "SC-6.4", "an exhausted hand is settled only with two or more players still in"
+        )
+    pigs = _seat_set(flower_pigs, "SC-6.4", "花猪 seat")
+    ready = _seat_set(ready_points, "SC-6.4", "ready seat")
+    _check_positive(cap_points, "SC-5", "the cap points")
+    for seat in sorted(pigs | ready):
+        if seat not in seats:
+            raise SettlementError(
+                "SC-6.4", f"seat {seat} has already won and is out of 查花猪/查大叫"
+            )
+    if pigs & ready:
+        seat = min(pigs & ready)
+        raise SettlementError("SC-4.2", f"seat {seat} holds three suits (花猪) and can't be ready")
+    for seat, points in sorted(ready_points.items()):
+        _check_positive(points, "SC-5", f"seat {seat}'s ready points")
+        if points > cap_points:
+            raise SettlementError(
+                "SC-5", f"seat {seat}'s {points} points are above the cap {cap_points}"
+            )
+    refunds = _sichuan_kong_refunds(kong_income, seats - ready)
+    return _add(
+        _sichuan_flower_pigs(seats, pigs, cap_points),
+        _sichuan_not_ready(seats, pigs, ready_points),
+        refunds,
+    )
+
+
+def _sichuan_flower_pigs(
+    seats: frozenset[Seat], pigs: frozenset[Seat], cap_points: int
+) -> list[int]:
+    """SC-6.4 (a) 查花猪: every 花猪 pays every non-花猪 still in the cap."""
+    deltas = [0] * 4
+    for pig in sorted(pigs):
+        for payee in sorted(seats - pigs):
+            _pay(deltas, pig, payee, cap_points)
+    return deltas
+
+
+def _sichuan_not_ready(
+    seats: frozenset[Seat], pigs: frozenset[Seat], ready_points: Mapping[Seat, int]
+) -> list[int]:
+    """SC-6.4 (b) 查大叫: the not-ready, non-花猪 pay every ready player its best win."""
+    deltas = [0] * 4
+    for payer in sorted(seats - pigs - ready_points.keys()):
+        for payee, points in sorted(ready_points.items()):
+            _pay(deltas, payer, payee, points)
+    return deltas
+
+
+def _sichuan_kong_refunds(
+    kong_income: Mapping[Seat, Sequence[tuple[Seat, int]]], refunders: frozenset[Seat]
+) -> list[int]:
+    """SC-6.4 (c): the not-ready players still in give back their kong income."""
+    deltas = [0] * 4
+    for seat, payments in sorted(kong_income.items()):
+        _check_seat(seat, "SC-6.4", "kong owner")
+        for payment in payments:
+            if len(payment) != 2:
+                raise SettlementError(
+                    "SC-6.4", f"a kong payment is (payer, amount), got {payment!r}"
+                )
+            payer, amount = payment
+            _check_seat(payer, "SC-6.4", "kong payer")
+            if payer == seat:
+                raise SettlementError("SC-6.3", f"seat {seat} can't have paid for their own kong")
+            _check_positive(amount, "SC-6.3", "a kong payment")
+            if seat in refunders:
+                _pay(deltas, seat, payer, amount)
+    return deltas
+
+
+class BeanSettlement(NamedTuple):
+    """Beans 欢乐豆 moved by a Sichuan hand (SC-6.5).
+
+    ``deltas`` are the hand's points × N and sum to zero (C-6); ``fees`` are
+    the fee A each seat pays the house, as non-positive amounts taken
+    separately (they do not sum to zero). ``totals`` is their sum per seat.
+    """
+
+    deltas: list[int]
+    fees: list[int]
+
+    @property
+    def totals(self) -> list[int]:
+        """Each seat's whole change of beans: delta + fee.
+
+        >>> BeanSettlement([10800, -3600, -3600, -3600], [-400] * 4).totals
+        [10400, -4000, -4000, -4000]
+        """
+        return _add(self.deltas, self.fees)
+
+
+def sichuan_bean_deltas(
+    deltas: Sequence[int],
+    coefficient: int,
+    fee: int,
+    balances: Sequence[int] | None = None,
+) -> BeanSettlement:
+    """Turn a hand's points into beans 欢乐豆 (SC-6.5).
+
+    ``deltas`` are the hand's settlements in base units added up (wins,
+    kongs, exhaustion: they sum to zero); each is multiplied by the room
+    coefficient N. Every player also pays the fee A once per hand, taken
+    separately. With ``balances`` (each seat's beans before this hand) the
+    fee never takes a balance below zero: a seat pays at most what it has
+    left after its delta × N, and nothing when that is not positive. The
+    deltas themselves are not capped (a leaver's shortfall is SC-6.6's
+    business, not this function's). Returns a :class:`BeanSettlement`
+    ``(deltas, fees)``.
+
+    The seed's example: N 200, the winner's 54 points from three losers of 18,
+    fee 400.
+
+    >>> beans = sichuan_bean_deltas([54, -18, -18, -18], 200, 400)
+    >>> beans.deltas, beans.fees
+    ([10800, -3600, -3600, -3600], [-400, -400, -400, -400])
+    >>> sichuan_bean_deltas([54, -18, -18, -18], 200, 400, balances=[0, 4000, 3700, 3600]).fees
+    [-400, -400, -100, 0]
+    """
+    _check_four(deltas, "SC-6.5", "deltas")
+    if sum(deltas) != 0:
+        raise SettlementError("C-6", f"the deltas {list(deltas)} don't sum to zero")
+    _check_non_negative(coefficient, "SC-6.5", "the room coefficient N")
+    _check_non_negative(fee, "SC-6.5", "the fee A")
+    beans = [delta * coefficient for delta in deltas]
+    if balances is None:
+        return BeanSettlement(beans, [-fee] * 4)
+    _check_four(balances, "SC-6.5", "balances")
+    after = [balance + delta for balance, delta in zip(balances, beans, strict=True)]
+    return BeanSettlement(beans, _capped_charges(after, [fee] * 4))
