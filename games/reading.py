@@ -8,8 +8,10 @@ Wildcards left over after the parts form sets (and maybe the pair) on their
 own; the scorer decides which kind they stand for.
 
 >>> from games.tiles import counts_of, parse_tiles
->>> [str(r) for r in readings(counts_of(parse_tiles("11122233344455m")), 0, 4)][:2]
-['111m 222m 333m 444m 55m', '123m 123m 123m 444m 55m']
+>>> sorted(str(r) for r in readings(counts_of(parse_tiles("11122233344455m")), 0, 4))
+['111m 222m 333m 444m 55m', '111m 234m 345m 345m 22m']
+
+(``123m 123m 123m 444m 55m`` scores like the second reading, so only one is kept.)
 """
 
 from __future__ import annotations

@@ -46,6 +46,7 @@ class PatternDef:
     unit: str  # "tai", "fan" or "points"
     value: int | None  # None: depends on the hand (e.g. JX-6.4 wind pungs)
     note: str = ""
+    key: str = ""  # where one rule id has several rows (PT-6's gold, whites, kongs)
 
 
 class Hit(NamedTuple):
@@ -152,7 +153,7 @@ class DiscardTable:
 
 
 def _patterns(*defs: PatternDef) -> dict[str, PatternDef]:
-    return {d.id: d for d in defs}
+    return {d.key or d.id: d for d in defs}
 
 
 class Variant:
@@ -462,7 +463,7 @@ class Jiaxing(Variant):
         assert position.win_tile is not None
         if position.self_draw and position.robbing_kong:
             raise PositionError("self_draw and robbing_kong can't both be true")
-        if not position.self_draw and not position.robbing_kong:
+        if not position.own_draw and not position.robbing_kong:
             return "JX-5.1: Jiaxing wins only by self-draw or by robbing a kong, never on a discard"
         if position.robbing_kong:
             if position.is_wild(position.win_tile):
@@ -487,7 +488,7 @@ class Jiaxing(Variant):
 
     @classmethod
     def wait_context(cls, position: Position) -> Position:
-        if position.self_draw or position.robbing_kong:
+        if position.own_draw or position.robbing_kong:
             return position
         from dataclasses import replace
         return replace(position, self_draw=True)
@@ -514,6 +515,8 @@ class Jiaxing(Variant):
         if best is None:
             return Score.no_win("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和")
         tai, features, reading = best
+        if reading.free_kinds:
+            reading = reading.with_free_kinds([_shown_kind(position, k) for k in reading.free_kinds])
         fans = cls._fans(position, wild)
         fan = sum(h.value for h in fans)
         points = settlement.jiaxing_score(int(position.rule("base")), tai, fan)
@@ -583,15 +586,15 @@ class Jiaxing(Variant):
         hits: list[Hit] = []
         if wild >= 3:
             hits.append(Hit(p["JX-7.1"], 1))
-        if position.after_kong and position.self_draw:
+        if position.after_kong and position.own_draw:
             hits.append(Hit(p["JX-7.2"], 1))
         if len(position.melds) == 4 and len(position.hand) == 2:
             hits.append(Hit(p["JX-7.3"], 1))
         if position.bank:
             hits.append(Hit(JX_BANK[position.bank[0]], 1))
-        if position.last_tile and position.self_draw:
+        if position.last_tile and position.own_draw:
             hits.append(Hit(p["JX-7.6"], 1))
-        if position.first_turn and position.self_draw:
+        if position.first_turn and position.own_draw:
             hits.append(Hit(p["JX-7.7" if position.is_dealer else "JX-7.8"], 2))
         return hits
 
@@ -617,12 +620,14 @@ class Putian(Variant):
         PatternDef("PT-5.5", "抢金", "robbing the gold", "points", 0, "paid as PT-7.2"),
         PatternDef("PT-5.6", "小炸弹", "small bomb: 3 golds of a kind or 4 golds", "points", 0,
                    "paid as PT-7.2"),
-        PatternDef("PT-7.3a", "大炸弹", "big bomb: 5 golds", "points", 50, "each loser pays 50"),
-        PatternDef("PT-7.3b", "超级大炸弹", "super bomb: 6 golds", "points", 100,
-                   "each loser pays 100"),
-        PatternDef("PT-6.1", "金", "gold in hand", "points", 1, "a white that is gold: 2"),
-        PatternDef("PT-6.2", "白板", "laid-out whites", "points", 1, "all four: 5"),
-        PatternDef("PT-6.3", "暗杠", "concealed kong", "points", 2),
+        PatternDef("PT-7.3", "大炸弹", "big bomb: 5 golds", "points", 50, "each loser pays 50",
+                   key="big"),
+        PatternDef("PT-7.3", "超级大炸弹", "super bomb: 6 golds", "points", 100,
+                   "each loser pays 100", key="super"),
+        PatternDef("PT-6", "金", "gold in hand", "points", 1, "a white that is gold: 2",
+                   key="gold"),
+        PatternDef("PT-6", "白板", "laid-out whites", "points", 1, "all four: 5", key="whites"),
+        PatternDef("PT-6", "暗杠", "concealed kong", "points", 2, key="kong"),
         PatternDef("PT-7.1", "连庄", "dealer streak base", "points", None,
                    "base 1; the dealer's n-th hand in a row: n + 1"),
     )
@@ -680,12 +685,12 @@ class Putian(Variant):
         kongs = sum(1 for m in position.melds if m.is_concealed)
         hits: list[Hit] = []
         if golds:
-            hits.append(Hit(p["PT-6.1"], len(golds) + white_golds, len(golds)))
+            hits.append(Hit(p["gold"], len(golds) + white_golds, len(golds)))
         if position.flowers:
-            hits.append(Hit(p["PT-6.2"], 5 if position.flowers == 4 else position.flowers,
+            hits.append(Hit(p["whites"], 5 if position.flowers == 4 else position.flowers,
                             position.flowers))
         if kongs:
-            hits.append(Hit(p["PT-6.3"], 2 * kongs, kongs))
+            hits.append(Hit(p["kong"], 2 * kongs, kongs))
         total = settlement.putian_flower_points(len(golds) - white_golds, white_golds,
                                                 position.flowers, kongs)
         return total, hits
@@ -706,24 +711,24 @@ class Putian(Variant):
         assert position.win_tile is not None
         if position.robbing_gold and not position.is_wild(position.win_tile):
             return "PT-5.5: robbing the gold takes one of the turned-up golds"
-        own = position.self_draw or position.robbing_gold
+        own = position.own_draw or position.robbing_gold
         if not own and position.is_wild(position.win_tile):
             return "PT-2: golds are never discarded, so no one wins on a discarded gold"
-        if position.bomb and not (position.self_draw and cls.bomb(position)):
+        if position.bomb and not (position.own_draw and cls.bomb(position)):
             return ("PT-5.6: a bomb needs 3 golds of one kind or 4 or more golds, on one's "
                     "own turn")
         return None
 
     @classmethod
     def could_win(cls, position: Position, hand: Sequence[Tile], shanten: int) -> bool:
-        if position.self_draw and len(cls.golds(position, hand)) >= 3:
+        if position.own_draw and len(cls.golds(position, hand)) >= 3:
             return True  # maybe a bomb (PT-5.6), whatever the shape
         return shanten == -1
 
     @classmethod
     def best_value(cls, position: Position, found: Sequence[Reading]) -> Score:
         normal = None if position.bomb else super().best_value(position, found)
-        if position.self_draw and cls.bomb(position):
+        if position.own_draw and cls.bomb(position):
             bomb = cls._bomb_value(position)
             if normal is None or not normal.win or bomb.points > normal.points:
                 return bomb
@@ -735,7 +740,7 @@ class Putian(Variant):
         p = cls.PATTERNS
         kind = cls.bomb(position)
         assert kind is not None
-        rule = {"small": "PT-5.6", "big": "PT-7.3a", "super": "PT-7.3b"}[kind]
+        rule = {"small": "PT-5.6", "big": "big", "super": "super"}[kind]
         flowers, hits = cls.flower_points(position)
         points = settlement.putian_points(position.dealer_streak, flowers,
                                           None if kind == "small" else kind)
@@ -754,7 +759,7 @@ class Putian(Variant):
         p = cls.PATTERNS
         flowers, hits = cls.flower_points(position)
         special: list[Hit] = []
-        if position.first_turn and position.is_dealer and position.self_draw:
+        if position.first_turn and position.is_dealer and position.own_draw:
             special.append(Hit(p["PT-5.4"], 0))
         if position.robbing_gold:
             special.append(Hit(p["PT-5.5"], 0))
@@ -810,6 +815,11 @@ class Sichuan(Variant):
         PatternDef("SC-5.17", "杠上炮", "win on the discard after a kong", "fan", 1),
         PatternDef("SC-5.18", "抢杠胡", "robbing a kong", "fan", 1),
     )
+
+    @classmethod
+    def rank(cls, result: Score) -> tuple[int, ...]:
+        # Past the cap many readings pay alike; show the one worth most before it.
+        return (result.points, sum(h.value for h in result.patterns))
 
     @classmethod
     def check_meld(cls, position: Position, meld: Meld) -> None:
@@ -915,13 +925,13 @@ class Sichuan(Variant):
                 bases.append(("SC-5.10" if pure else "SC-5.4", 0))
             if pure:
                 bases.append(("SC-5.3", 0))
-        if position.first_turn and position.self_draw:
+        if position.first_turn and position.own_draw:
             bases.append(("SC-5.11" if position.is_dealer else "SC-5.12", 0))
         rule, root_change = max(bases, key=lambda b: (p[b[0]].value or 0) + b[1])
         hits = [Hit(p[rule], p[rule].value or 0)]
         if roots + root_change > 0:
             hits.append(Hit(p["SC-5.14"], roots + root_change, roots + root_change))
-        if position.self_draw:
+        if position.own_draw:
             hits.append(Hit(p["SC-5.15"], 1))
             if position.after_kong:
                 hits.append(Hit(p["SC-5.16"], 1))
@@ -935,6 +945,18 @@ class Sichuan(Variant):
         points = int(position.rule("base")) * 2 ** (fan - 1)
         extra = {"fan_uncapped": raw} if raw > fan else {}
         yield Score(True, points, hits, fan=fan, extra=extra, read_as=(position, reading))
+
+
+def _shown_kind(position: Position, kind: Tile) -> Tile:
+    """For showing a wildcard-only group: a kind of the same suit the hand holds least of.
+
+    Any kind of that suit scores alike (JX-6), so pick the least surprising one.
+    """
+    if kind.is_honour:
+        return kind
+    held = counts_of([*position.hand, *(t for m in position.melds for t in m.tiles)])
+    suit = kind.kind // 9 * 9
+    return min(TILES[suit : suit + 9], key=lambda t: (held[t.kind], t.kind))
 
 
 def _meld_terminal(meld: Meld) -> bool:
