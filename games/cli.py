@@ -85,6 +85,51 @@ def _position_command(handler: Callable[[Any], dict[str, Any]]) -> Callable[...,
     return run
 
 
+def _read_text(path: str | None, stdin: TextIO) -> str:
+    if path in (None, "-"):
+        return stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"can't read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+
+
+def _validate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.log import LogError, loads
+    from games.match import replay
+
+    try:
+        result = replay(loads(_read_text(args.path, stdin)))
+    except InputError as error:
+        _write(stdout, {"ok": False, "error": {"hand": None, "event": None, "rule": None,
+                                               "message": str(error)}})
+        return 1
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    _write(stdout, result.to_json())
+    return 0
+
+
+def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.bots import coverage, simulate
+    from games.log import dumps
+
+    if args.hands < 1 or args.hands > 5000:
+        stdout.write(json.dumps({"error": "--hands must be between 1 and 5000"}) + "\n")
+        return 2
+    match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall)
+    if args.coverage:
+        _write(stdout, {"variant": args.variant, "hands": args.hands, "seed": args.seed,
+                        **coverage([match])})
+    else:
+        stdout.write(dumps(match))
+    return 0
+
+
 def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from games.bench import run_bench
 
@@ -108,6 +153,18 @@ def _parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=text)
         sub.add_argument("path", nargs="?", help="JSON file, or - for standard input")
         sub.set_defaults(run=_position_command(handler))
+    validate = commands.add_parser("validate", help="check a mahjong-log/1 document")
+    validate.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    validate.set_defaults(run=_validate)
+    simulate = commands.add_parser("simulate", help="bots play a match; writes mahjong-log/1")
+    simulate.add_argument("--variant", required=True, choices=["jiaxing", "putian", "sichuan"])
+    simulate.add_argument("--hands", type=int, default=8)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--wall", type=int, default=None,
+                          help="a separate seed for the walls (the bots keep --seed)")
+    simulate.add_argument("--coverage", action="store_true",
+                          help="print how often each event, pattern and settlement occurred")
+    simulate.set_defaults(run=_simulate)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")

@@ -74,8 +74,10 @@ class Position:
 
     @property
     def own_draw(self) -> bool:
-        """Won on one's own tile: a self-draw, or the dealer's dealt hand (天和/天胡)."""
-        return self.self_draw or (self.first_turn and self.is_dealer and not self.robbing_kong)
+        """Won on one's own tile: a self-draw, a kong replacement (JX-5.1), or the dealer's
+        dealt hand (天和/天胡)."""
+        return self.self_draw or self.after_kong or (
+            self.first_turn and self.is_dealer and not self.robbing_kong)
 
     def is_wild(self, tile: Tile) -> bool:
         return tile.kind in self.wildcards

@@ -270,8 +270,26 @@ def seven_pairs_shanten(counts: Sequence[int], void: int | None = None) -> int:
     >>> seven_pairs_shanten(counts_of(parse_tiles("1111223344556m")))
     0
     """
-    pairs = sum(n // 2 for kind, n in enumerate(counts) if void is None or kind // 9 != void)
-    return max(6 - pairs, -1)
+    pairs = singles = 0
+    for kind, n in enumerate(counts):
+        if n and (void is None or kind // 9 != void):
+            pairs += n // 2
+            singles += n % 2
+    return seven_pairs_from(pairs, singles)
+
+
+def seven_pairs_from(pairs: int, singles: int) -> int:
+    """Seven-pairs shanten from the pairs held and the kinds held an odd number of times.
+
+    A single becomes a pair with one tile; a pair of a kind not held needs two
+    (so a hand short of singles, e.g. after void-suit tiles go, is further away).
+
+    >>> seven_pairs_from(6, 1), seven_pairs_from(3, 1)
+    (0, 6)
+    """
+    missing = max(7 - pairs, 0)
+    from_singles = min(singles, missing)
+    return from_singles + 2 * (missing - from_singles) - 1
 
 
 def is_complete_shape(

@@ -209,10 +209,12 @@ class Variant:
         for meld in position.melds:
             cls.check_meld(position, meld)
         counts = counts_of([*tiles, *position.seen])
+        counts[31] += position.flowers  # laid-out whites (PT-3.3)
         for kind, n in enumerate(counts):
             limit = cls.copies(position, kind)
             if n > limit:
-                raise PositionError(f"{n} copies of {Tile(kind)}: the game has only {limit} (C-1)")
+                raise PositionError(f"{n} copies of {TILES[kind]}: the game has only {limit} "
+                                    f"in play ({cls.copy_rule(position, kind)})")
 
     @classmethod
     def check_tile(cls, position: Position, tile: Tile) -> None:
@@ -229,6 +231,10 @@ class Variant:
     def copies(cls, position: Position, kind: int) -> int:
         """Physical copies of a kind in play."""
         return 4
+
+    @classmethod
+    def copy_rule(cls, position: Position, kind: int) -> str:
+        return "C-1"
 
     @classmethod
     def concealed_size(cls, position: Position) -> int:
@@ -425,6 +431,9 @@ class Jiaxing(Variant):
         "base": Option("base", 1, "底分: the base of every score (JX-10)", minimum=1),
         "fee": Option("fee", 0, "service fee F every player pays after a hand (JX-10.6)"),
         "escape_penalty": Option("escape_penalty", 0, "paid by a player who leaves (JX-10.6)"),
+        "start_balance": Option("start_balance", 0,
+                                "each player's silver at the start, when balances are kept "
+                                "(JX-10.6)"),
         "wildcard_method": Option("wildcard_method", "indicator_next",
                                   "how a new hand's wildcard is chosen (JX-4)",
                                   choices=("indicator_next", "indicator")),
@@ -594,7 +603,9 @@ class Jiaxing(Variant):
             hits.append(Hit(JX_BANK[position.bank[0]], 1))
         if position.last_tile and position.own_draw:
             hits.append(Hit(p["JX-7.6"], 1))
-        if position.first_turn and position.own_draw:
+        if position.first_turn and position.own_draw and not any(
+                m.type != "gang" or m.gang_kind != "concealed" for m in position.melds):
+            # JX-7.7/7.8: before the first discard, no claim made yet.
             hits.append(Hit(p["JX-7.7" if position.is_dealer else "JX-7.8"], 2))
         return hits
 
@@ -659,8 +670,13 @@ class Putian(Variant):
 
     @classmethod
     def copies(cls, position: Position, kind: int) -> int:
-        # PT-2: one tile of each gold kind is turned up and out of play.
-        return 3 if kind in position.wildcards else 4
+        # PT-2: one tile of each gold kind is turned up and out of play, unless it was
+        # just robbed (PT-5.5).
+        return 3 if kind in position.wildcards and not position.robbing_gold else 4
+
+    @classmethod
+    def copy_rule(cls, position: Position, kind: int) -> str:
+        return "PT-2" if kind in position.wildcards else "PT-1"
 
     @classmethod
     def readings(cls, position: Position) -> list[Reading]:
@@ -672,6 +688,10 @@ class Putian(Variant):
     def drawable(cls, position: Position) -> list[Tile]:
         extra = [TILES[31]] if 31 in position.wildcards else []
         return [*TILES[:27], *extra]
+
+    @classmethod
+    def legal_discards(cls, position: Position) -> list[Tile]:
+        return sorted({t for t in position.hand if not position.is_wild(t)})  # PT-2
 
     @classmethod
     def golds(cls, position: Position, hand: Iterable[Tile]) -> list[Tile]:
@@ -790,6 +810,9 @@ class Sichuan(Variant):
                                    minimum=1),
         "fee": Option("fee", 0, "A: beans every player pays each hand (SC-6.5)"),
         "min_balance": Option("min_balance", 0, "the least balance to start a hand (SC-6.5)"),
+        "start_balance": Option("start_balance", 0,
+                                "each player's beans at the start, when balances are kept "
+                                "(SC-6.5)"),
         "escape_factor": Option("escape_factor", 1, "X: the correction factor of SC-6.6"),
         "escape_minimum": Option("escape_minimum", 0, "the least a leaver pays (SC-6.6)"),
     }
@@ -842,30 +865,35 @@ class Sichuan(Variant):
     def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
         by_void = tables.needed_two_suits(counts, cls.SETS - len(position.melds))
         pairs = [sum(n // 2 for n in counts[s * 9 : s * 9 + 9]) for s in range(3)]
-        best = 8
+        singles = [sum(n % 2 for n in counts[s * 9 : s * 9 + 9]) for s in range(3)]
+        best = tables.INF
         for void in cls._voids(position):
             assert void is not None
             best = min(best, by_void[void] - 1)
             if not position.melds:  # seven pairs (SC-4.1), void suit excluded
-                best = min(best, 6 - sum(pairs) + pairs[void])
+                best = min(best, tables.seven_pairs_from(sum(pairs) - pairs[void],
+                                                         sum(singles) - singles[void]))
         return max(best, -1)
 
     @classmethod
     def shanten_after_each(cls, position: Position, counts: Sequence[int],
                            wild: int) -> tuple[int, list[int]]:
         sets = cls.SETS - len(position.melds)
-        best_now, best_after = 8, [8] * KINDS
+        best_now, best_after = tables.INF, [tables.INF] * KINDS
         for void in cls._voids(position):
             now, after = tables.needed_after_each(counts, sets, void=void, honours=False)
             best_now = min(best_now, now - 1)
             best_after = [min(b, n - 1) for b, n in zip(best_after, after, strict=True)]
             if not position.melds:
-                pairs = tables.seven_pairs_shanten(counts, void)
-                best_now = min(best_now, pairs)
+                pairs = sum(n // 2 for k, n in enumerate(counts) if k // 9 != void)
+                singles = sum(n % 2 for k, n in enumerate(counts) if k // 9 != void)
+                best_now = min(best_now, tables.seven_pairs_from(pairs, singles))
                 for kind in range(27):
                     if kind // 9 != void:
-                        gain = counts[kind] % 2  # completes a pair
-                        best_after[kind] = min(best_after[kind], max(pairs - gain, -1))
+                        odd = counts[kind] % 2  # the tile pairs a single, or starts one
+                        after_pairs = tables.seven_pairs_from(pairs + odd,
+                                                              singles - odd + (1 - odd))
+                        best_after[kind] = min(best_after[kind], max(after_pairs, -1))
         return max(best_now, -1), [max(b, -1) for b in best_after]
 
     @classmethod
@@ -925,9 +953,12 @@ class Sichuan(Variant):
                 bases.append(("SC-5.10" if pure else "SC-5.4", 0))
             if pure:
                 bases.append(("SC-5.3", 0))
-        if position.first_turn and position.own_draw:
+        if position.first_turn and position.own_draw and not position.melds:
+            # SC-5.11/5.12: the dealt hand or the first draw, no pung or kong yet.
             bases.append(("SC-5.11" if position.is_dealer else "SC-5.12", 0))
-        rule, root_change = max(bases, key=lambda b: (p[b[0]].value or 0) + b[1])
+        # The highest base pattern; on a tie (清龙七对 6 − 根 vs 清七对 5) the named one.
+        rule, root_change = max(bases, key=lambda b: ((p[b[0]].value or 0) + b[1],
+                                                      p[b[0]].value or 0))
         hits = [Hit(p[rule], p[rule].value or 0)]
         if roots + root_change > 0:
             hits.append(Hit(p["SC-5.14"], roots + root_change, roots + root_change))

@@ -1,0 +1,326 @@
+"""Self-play bots and ``simulate``: whole matches played through the table.
+
+Bots play sensibly rather than strongly: they take every win, rob kongs and
+golds when allowed, name the weakest suit as void (SC-2), steer a Jiaxing hand
+toward one suit and honours (the JX-5.3 requirement), claim when a claim brings
+the hand closer, and otherwise discard the tile that keeps the hand closest to
+ready with the most tiles accepted. Everything is decided by a seeded
+:class:`random.Random`, so the same seed gives the same match.
+
+>>> match = simulate("sichuan", hands=1, seed=7)
+>>> match.variant, len(match.hands)
+('sichuan', 1)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from games import tables
+from games.log import Event, Hand, Match
+from games.match import Replayer
+from games.table import Action, Phase, Table
+from games.tiles import TILES, WINDS, Tile
+from games.variants import VARIANTS
+
+PLAYERS = {
+    "jiaxing": ("Ada", "Bo", "Cheng", "Dana"),
+    "putian": ("Eli", "Fang", "Gus", "Hui"),
+    "sichuan": ("Ivy", "Jun", "Kai", "Lan"),
+}
+
+
+def _successor(kind: int) -> int:
+    """JX-4: the indicator's successor within its cycle."""
+    if kind < 27:
+        return kind - kind % 9 + (kind % 9 + 1) % 9
+    if kind < 31:
+        return 27 + (kind - 27 + 1) % 4
+    return 31 + (kind - 31 + 1) % 3
+
+
+class Dealer:
+    """Shuffles and deals a new hand the way each variant does (JX-1/4, PT-1/2, SC-1)."""
+
+    def __init__(self, variant: str, rng: random.Random) -> None:
+        self.variant = variant
+        self.rng = rng
+
+    def tiles(self) -> list[Tile]:
+        kinds = range(34) if self.variant == "jiaxing" else [*range(27), 31] \
+            if self.variant == "putian" else range(27)
+        tiles = [TILES[k] for k in kinds for _ in range(4)]
+        self.rng.shuffle(tiles)
+        return tiles
+
+    def deal(self, dealer: int) -> tuple[list[list[Tile]], list[Tile], dict[str, object]]:
+        wall = self.tiles()
+        extra: dict[str, object] = {"dice": (self.rng.randint(1, 6), self.rng.randint(1, 6))}
+        if self.variant == "jiaxing":
+            indicator = wall.pop()  # turned up from the back (JX-4)
+            extra["indicator"] = indicator
+            extra["wildcards"] = (TILES[_successor(indicator.kind)],)
+        elif self.variant == "putian":
+            while True:  # PT-2: two adjacent tiles from the back, of two kinds
+                first, second = wall[-1], wall[-2]
+                if first != second:
+                    wall = wall[:-2]
+                    extra["wildcards"] = tuple(sorted((first, second)))
+                    break
+                self.rng.shuffle(wall)
+        size = 16 if self.variant == "putian" else 13
+        hands = [[] for _ in range(4)]  # type: list[list[Tile]]
+        for seat in range(4):
+            count = size + (1 if seat == dealer else 0)
+            hands[seat] = sorted(wall[:count])
+            wall = wall[count:]
+        return hands, wall, extra
+
+
+class Bot:
+    """One seat's choices, given the table and the legal actions."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, table: Table, actions: Sequence[Action]) -> Action:
+        if len(actions) == 1:
+            return actions[0]
+        phase = table.phase
+        if phase is Phase.DINGQUE:
+            return self._dingque(table, actions)
+        if phase is Phase.CONTRACT:
+            give_up = self.rng.random() < 0.25
+            return next(a for a in actions if (a.event.choice == "give_up") == give_up)
+        wins = [a for a in actions if a.event.type == "hu"]
+        if wins:
+            return wins[0]  # take every win, robbing kongs and golds included
+        if phase in (Phase.DISCARDED, Phase.ROBBABLE):
+            return self._claim(table, actions)
+        return self._turn(table, actions)
+
+    def _dingque(self, table: Table, actions: Sequence[Action]) -> Action:
+        seat = actions[0].seat
+        hand = table.seats[seat].hand
+        counts = [sum(hand[s * 9 : s * 9 + 9]) for s in range(3)]
+        weakest = "mps"[min(range(3), key=lambda s: (counts[s], s))]
+        return next(a for a in actions if a.seat == seat and a.event.suit == weakest)
+
+    # -- evaluating hands -----------------------------------------------------
+
+    def _value(self, table: Table, seat: int, counts: list[int], melds: int) -> tuple[int, ...]:
+        """Lower is better: (shanten toward a legal win, shanten, −acceptance)."""
+        variant = table.variant
+        wild = sum(counts[k] for k in table.setup.wildcards)
+        real = list(counts)
+        for kind in table.setup.wildcards:
+            real[kind] = 0
+        sets = variant.SETS - melds
+        if variant.name == "sichuan":
+            void = table.seats[seat].void
+            shanten = tables.shanten(real, sets, 0, void=void, honours=False)
+            if not melds:
+                shanten = min(shanten, tables.seven_pairs_shanten(real, void))
+            return (shanten, shanten)
+        honours = variant.name == "jiaxing"
+        shanten = tables.shanten(real, sets, wild, honours=honours)
+        if variant.name != "jiaxing":
+            return (shanten, shanten)
+        # JX-5.3: aim at one suit plus honours (or all pungs, which the flush covers often).
+        suit = self._focus(table, seat, real)
+        focused = [n if k // 9 == suit or k >= 27 else 0 for k, n in enumerate(real)]
+        off_suit = sum(real) - sum(focused)
+        flush = tables.shanten(focused, sets, wild) + 0 * off_suit
+        flush = max(flush, off_suit - 1)
+        return (min(flush, shanten + 2), shanten)
+
+    def _focus(self, table: Table, seat: int, counts: list[int]) -> int:
+        melds = table.seats[seat].melds
+        weight = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+        for meld in melds:
+            if meld.first.kind < 27:
+                weight[meld.first.kind // 9] += 10  # a suited meld fixes the suit
+        return max(range(3), key=lambda s: (weight[s], -s))
+
+    def _turn(self, table: Table, actions: Sequence[Action]) -> Action:
+        seat = table.turn
+        state = table.seats[seat]
+        by_type: dict[str, list[Action]] = {}
+        for action in actions:
+            by_type.setdefault(action.event.type, []).append(action)
+        if "flower" in by_type:
+            return by_type["flower"][0]
+        counts = list(state.hand)
+        melds = len(state.melds)
+        current = self._value(table, seat, counts, melds)
+        for kong in by_type.get("gang", []):
+            tile = kong.event.tile
+            assert tile is not None
+            after = list(counts)
+            after[tile.kind] -= 4 if kong.event.kind == "concealed" else 1
+            if self._value(table, seat, after, melds + (kong.event.kind == "concealed"))[0] \
+                    <= current[0]:
+                return kong
+        discards = by_type.get("discard", [])
+        if not discards:
+            return actions[0]
+        best = self._best_discard(table, seat, counts, melds, discards)
+        if "ready" in by_type and not state.ready:
+            after = list(counts)
+            assert best.event.tile is not None
+            after[best.event.tile.kind] -= 1
+            if self._value(table, seat, after, melds)[1] == 0:
+                return by_type["ready"][0]
+        return best
+
+    def _best_discard(self, table: Table, seat: int, counts: list[int], melds: int,
+                      discards: Sequence[Action]) -> Action:
+        scored = []
+        for action in discards:
+            tile = action.event.tile
+            assert tile is not None
+            counts[tile.kind] -= 1
+            value = self._value(table, seat, counts, melds)
+            counts[tile.kind] += 1
+            honour_bias = 0 if tile.kind >= 27 or tile.kind in table.setup.wildcards else 1
+            if table.is_wild(tile.kind):
+                honour_bias = 5  # keep wildcards
+            scored.append((value, honour_bias, self.rng.random(), action))
+        scored.sort(key=lambda row: row[:3])
+        return scored[0][3]
+
+    def _claim(self, table: Table, actions: Sequence[Action]) -> Action:
+        passing = next(a for a in actions if a.note == "pass" or a.event.type == "end")
+        claims = [a for a in actions if a.event.type in ("peng", "chi", "gang")]
+        best: tuple[tuple[int, ...], Action] | None = None
+        for claim in claims:
+            seat = claim.seat
+            state = table.seats[seat]
+            before = self._value(table, seat, list(state.hand), len(state.melds))
+            after = list(state.hand)
+            event = claim.event
+            assert event.tile is not None
+            if event.type == "chi":
+                for shown in event.tiles:
+                    after[shown.kind] -= 1
+            else:
+                after[event.tile.kind] -= 3 if event.type == "gang" else 2
+            value = self._value(table, seat, after, len(state.melds) + 1)
+            # after a pung or chow a tile goes: a claim must keep the hand as close
+            gain = (value[0] - (1 if event.type != "gang" else 0), value[1])
+            if gain[0] < before[0] or (event.type == "gang" and gain[0] <= before[0]):
+                if best is None or gain < best[0]:
+                    best = (gain, claim)
+        if best is not None and self.rng.random() < 0.9:
+            return best[1]
+        return passing
+
+
+def _event_for(action: Action, table: Table) -> Event:
+    event = action.event
+    if event.type == "draw" and event.tile is None:
+        raise AssertionError("the simulator always knows its wall")
+    return event
+
+
+def play_hand(table: Table, bots: Sequence[Bot]) -> list[Event]:
+    """Play one hand to its end; returns its events, the end included."""
+    events: list[Event] = []
+    for _ in range(2000):
+        if table.phase is Phase.ENDED:
+            reason = table.end_reason or "win"
+            deltas = table.finish(reason) if reason != "abandoned" else list(table.deltas)
+            events.append(Event("end", None, reason=reason, deltas=tuple(deltas)))
+            return events
+        actions = table.legal_actions()
+        chooser = bots[actions[0].seat] if actions else bots[0]
+        action = chooser.choose(table, actions)
+        event = _event_for(action, table)
+        if event.type == "end":
+            deltas = table.finish(event.reason or "exhausted")
+            events.append(replace(event, deltas=tuple(deltas)))
+            return events
+        table.apply(event)
+        events.append(event)
+    raise AssertionError("a hand did not end")  # pragma: no cover
+
+
+def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
+             rules: dict[str, int | str | bool] | None = None) -> Match:
+    """Bots play a match of ``hands`` hands; the same seeds give the same match."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}: use jiaxing, putian or sichuan")
+    rng = random.Random(seed)
+    dealer_rng = random.Random(seed if wall_seed is None else wall_seed)
+    dealer = Dealer(variant, dealer_rng)
+    bots = [Bot(random.Random(rng.random())) for _ in range(4)]
+    match = Match(variant=variant, players=PLAYERS[variant], rules=dict(rules or {}),
+                  title=f"Bots, seed {seed}", played_at=None, hands=())
+    replayer = Replayer(match)
+    played: list[Hand] = []
+    for number in range(1, hands + 1):
+        seat = _next_dealer(variant, replayer, dealer_rng, number)
+        deal, wall, extra = dealer.deal(seat)
+        hand = Hand(
+            dealer=seat,
+            round_wind=WINDS[replayer.carry.round_wind] if variant == "jiaxing" else None,
+            dice=extra["dice"],  # type: ignore[arg-type]
+            wildcards=extra.get("wildcards", ()),  # type: ignore[arg-type]
+            indicator=extra.get("indicator"),  # type: ignore[arg-type]
+            bank=replayer.carry.bank if variant == "jiaxing" else None,
+            dealer_streak=replayer.carry.dealer_streak if variant == "putian" else None,
+            deal=tuple(tuple(h) for h in deal),
+            wall=tuple(wall),
+            events=(),
+        )
+        table = replayer.begin(number, hand)
+        events = play_hand(table, bots)
+        hand = replace(hand, events=tuple(events))
+        replayer.conclude(number, hand, table, events[-1].reason or "win")
+        played.append(hand)
+    return replace(match, hands=tuple(played))
+
+
+def _next_dealer(variant: str, replayer: Replayer, rng: random.Random, number: int) -> int:
+    if variant == "sichuan":
+        return rng.randrange(4)  # chosen by dice each hand (SC-1)
+    if number == 1:
+        return 0 if variant == "jiaxing" else rng.randrange(4)
+    return replayer.carry.dealer if replayer.carry.dealer is not None else 0
+
+
+def coverage(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
+    """How often each event type, pattern and settlement rule occurred."""
+    from games.match import settlement_rule
+
+    events: Counter[str] = Counter()
+    patterns: Counter[str] = Counter()
+    rules: Counter[str] = Counter()
+    for match in matches:
+        replayer = Replayer(match)
+        for result in replayer.hands():
+            table = result.table
+            for hand_event in match.hands[result.number - 1].events:
+                key = hand_event.type
+                if hand_event.type == "hu" and hand_event.how:
+                    key = f"hu:{hand_event.how}"
+                elif hand_event.type == "gang":
+                    key = f"gang:{hand_event.kind}"
+                elif hand_event.type in ("contract", "end"):
+                    key = f"{hand_event.type}:{hand_event.choice or hand_event.reason}"
+                elif hand_event.type == "hu":
+                    key = "hu:" + ("discard" if hand_event.target is not None else "self_draw")
+                events[key] += 1
+            for win in table.wins:
+                for hit in win.score.patterns:
+                    patterns[f"{hit.pattern.id} {hit.pattern.name}"] += 1
+            rules[settlement_rule(table)] += 1
+            winners = len(table.wins)
+            if winners >= 2:
+                rules[f"{winners} winners"] += 1
+            rules.update(table.settlement_notes)
+    return {"events": dict(sorted(events.items())), "patterns": dict(sorted(patterns.items())),
+            "settlement": dict(sorted(rules.items()))}

@@ -1,0 +1,923 @@
+"""The ``mahjong-log/1`` hand-history format: read, check the structure, write.
+
+One JSON document holds a match: its variant, four players, rules options and
+one or more hands, each a deal and a flat list of events in the mjai style
+(``{"type": "discard", "actor": 0, "tile": "7z"}``). The contract is the
+project's ``LOG-FORMAT.md``; ``docs/log-format.md`` documents every field.
+
+This module reads a document into small frozen dataclasses (:class:`Match`,
+:class:`Hand`, :class:`Event`) and writes them back. It checks the document's
+*structure* only — types, required and unknown fields, value ranges, tile
+notation, hand sizes, which events a variant has — and reports the first
+problem as a :class:`LogError` with the 1-based hand and event numbers and,
+where one applies, a rule id of ``RULES.md``. Whether the events are legal play
+(turn order, claims, tile counts, wins, settlements) is for the replay.
+
+>>> match = loads('''{"format": "mahjong-log/1", "variant": "sichuan",
+...   "players": ["Alice", "Bob", "Chen", "Dong"],
+...   "hands": [{"dealer": 0, "dice": [2, 6],
+...     "deal": [["1m","1m","1m","2m","3m","4m","5m","6m","7m","8m","9m","9m","9m","5p"],
+...              ["1p","2p","3p","4p","5p","6p","7p","8p","9p","1s","2s","3s","4s"],
+...              ["1p","2p","3p","4p","5p","6p","7p","8p","9p","1s","2s","3s","4s"],
+...              ["1p","2p","3p","4p","6p","7p","8p","9p","1s","2s","3s","4s","5s"]],
+...     "events": [{"type": "hu", "actor": 0, "tile": "5p"},
+...                {"type": "end", "reason": "abandoned"}]}]}''')
+>>> match.variant, match.players[0], len(match.hands)
+('sichuan', 'Alice', 1)
+>>> match.hands[0].events[0]
+Event(type='hu', actor=0, tile=Tile.parse('5p'))
+>>> write_log(match)["hands"][0]["events"][1]
+{'type': 'end', 'reason': 'abandoned'}
+
+Problems name where they are:
+
+>>> loads('{"format": "mahjong-log/1", "variant": "riichi"}')
+Traceback (most recent call last):
+...
+games.log.LogError: unknown variant "riichi": use jiaxing, putian or sichuan
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
+from datetime import datetime
+from importlib import resources
+from typing import Any, TypeVar
+
+from games.position import BANK_ITEMS, PositionError
+from games.tiles import TILES, WINDS, Tile
+from games.variants import VARIANTS, Variant
+
+__all__ = [
+    "BANK_ITEMS", "EVENT_TYPES", "FORMAT", "MAX_CHARS", "MAX_DEALER_STREAK", "MAX_DELTA",
+    "MAX_DEPTH", "MAX_EVENTS", "MAX_HANDS", "MAX_NAME", "MAX_OPTION", "MAX_TITLE",
+    "Event", "Hand", "LogError", "Match", "dumps", "loads", "read_log", "schema", "write_log",
+]
+
+_T = TypeVar("_T")
+
+FORMAT = "mahjong-log/1"
+
+MAX_CHARS = 64_000_000
+"""The longest document text :func:`loads` reads."""
+MAX_DEPTH = 32
+"""The deepest nesting of arrays and objects :func:`loads` reads (a log needs 5)."""
+MAX_HANDS = 500
+"""The most hands in one document."""
+MAX_EVENTS = 2000
+"""The most events in one hand."""
+MAX_NAME = 64
+"""The longest player name, in characters."""
+MAX_TITLE = 200
+"""The longest title, in characters."""
+MAX_OPTION = 10**9
+"""The largest integer a rules option may have."""
+MAX_DEALER_STREAK = 1000
+"""The largest ``dealer_streak``."""
+MAX_DELTA = 10**12
+"""The largest amount (either sign) in ``end.deltas``."""
+MAX_DIGITS = 30
+"""The most digits an integer literal may have in the text :func:`loads` reads."""
+
+EVENT_TYPES = ("draw", "discard", "chi", "peng", "gang", "hu", "flower", "dingque", "ready",
+               "contract", "leave", "end")
+GANG_KINDS = ("exposed", "added", "concealed")
+HU_HOWS = ("robbing_kong", "rob_gold", "bomb")
+SOURCES = ("front", "back")
+SUITS = ("m", "p", "s")
+CHOICES = ("persist", "give_up")
+REASONS = ("win", "exhausted", "abandoned")
+
+_TILE_NAMES = {str(tile): tile for tile in TILES}
+_DATE_TIME = re.compile(
+    r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
+    r"(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?")
+_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+
+
+class LogError(ValueError):
+    """A document that is not a structurally valid ``mahjong-log/1`` document.
+
+    ``hand`` and ``event`` are 1-based (the first hand is hand 1, the first event
+    of a hand event 1); ``rule`` is a ``RULES.md`` id where one applies.
+
+    >>> error = LogError("Bob can't chow 4s", hand=2, event=37, rule="JX-2.1")
+    >>> str(error)
+    "hand 2, event 37: Bob can't chow 4s (JX-2.1)"
+    >>> error.to_json()
+    {'hand': 2, 'event': 37, 'rule': 'JX-2.1', 'message': "Bob can't chow 4s"}
+    >>> str(LogError("the document is not JSON"))
+    'the document is not JSON'
+    """
+
+    def __init__(self, message: str, *, hand: int | None = None, event: int | None = None,
+                 rule: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hand = hand
+        self.event = event
+        self.rule = rule
+
+    def __str__(self) -> str:
+        where = [f"{name} {number}" for name, number in (("hand", self.hand),
+                                                         ("event", self.event))
+                 if number is not None]
+        text = f"{', '.join(where)}: {self.message}" if where else self.message
+        return f"{text} ({self.rule})" if self.rule else text
+
+    def to_json(self) -> dict[str, Any]:
+        """The error as the command line's ``validate`` reports it."""
+        return {"hand": self.hand, "event": self.event, "rule": self.rule,
+                "message": self.message}
+
+    def at(self, *, hand: int | None = None, event: int | None = None) -> LogError:
+        """The same error placed in a hand and event (places already known are kept)."""
+        return LogError(self.message, hand=self.hand if self.hand is not None else hand,
+                        event=self.event if self.event is not None else event, rule=self.rule)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One event of a hand. Fields that the event's type doesn't have stay at their defaults.
+
+    ``source`` is a draw's ``from`` (``"front"`` or ``"back"``); ``source_written``
+    records whether the document wrote ``from``, so that writing gives the same
+    document back.
+
+    >>> Event("discard", 0, tile=Tile.parse("7z")).to_json()
+    {'type': 'discard', 'actor': 0, 'tile': '7z'}
+    >>> Event("draw", 3, tile=Tile.parse("9s"), source="back").to_json()
+    {'type': 'draw', 'actor': 3, 'tile': '9s', 'from': 'back'}
+    """
+
+    type: str
+    actor: int | None = None
+    tile: Tile | None = None
+    tiles: tuple[Tile, ...] = ()
+    target: int | None = None
+    source: str = "front"
+    kind: str | None = None
+    how: str | None = None
+    suit: str | None = None
+    choice: str | None = None
+    reason: str | None = None
+    deltas: tuple[int, ...] | None = None
+    source_written: bool = field(default=False, repr=False)
+
+    def __repr__(self) -> str:
+        shown = [f"type={self.type!r}"]
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if item.name not in ("type", "source_written") and value != item.default:
+                shown.append(f"{item.name}={value!r}")
+        return f"Event({', '.join(shown)})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object (the fields it has, in a fixed order)."""
+        out: dict[str, Any] = {"type": self.type}
+        if self.actor is not None:
+            out["actor"] = self.actor
+        if self.kind is not None:
+            out["kind"] = self.kind
+        if self.target is not None:
+            out["target"] = self.target
+        if self.tile is not None:
+            out["tile"] = str(self.tile)
+        if self.tiles:
+            out["tiles"] = [str(t) for t in self.tiles]
+        if self.type == "draw" and (self.source_written or self.source != "front"):
+            out["from"] = self.source
+        for name in ("how", "suit", "choice", "reason"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
+        if self.deltas is not None:
+            out["deltas"] = list(self.deltas)
+        return out
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One hand: the deal and its events. Variant-only fields are ``None`` (or empty) elsewhere."""
+
+    dealer: int
+    dice: tuple[int, int]
+    deal: tuple[tuple[Tile, ...], ...]
+    events: tuple[Event, ...]
+    round_wind: str | None = None
+    wildcards: tuple[Tile, ...] = ()
+    indicator: Tile | None = None
+    bank: tuple[str, ...] | None = None
+    dealer_streak: int | None = None
+    wall: tuple[Tile, ...] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The hand as a JSON object."""
+        out: dict[str, Any] = {"dealer": self.dealer}
+        if self.round_wind is not None:
+            out["round_wind"] = self.round_wind
+        out["dice"] = list(self.dice)
+        if self.wildcards:
+            out["wildcards"] = [str(t) for t in self.wildcards]
+        if self.indicator is not None:
+            out["indicator"] = str(self.indicator)
+        if self.bank is not None:
+            out["bank"] = list(self.bank)
+        if self.dealer_streak is not None:
+            out["dealer_streak"] = self.dealer_streak
+        out["deal"] = [[str(t) for t in seat] for seat in self.deal]
+        if self.wall is not None:
+            out["wall"] = [str(t) for t in self.wall]
+        out["events"] = [e.to_json() for e in self.events]
+        return out
+
+
+@dataclass(frozen=True)
+class Match:
+    """A whole document. ``rules`` holds the options as written (see :meth:`options`).
+
+    ``rules_written`` records whether the document had a ``rules`` object, so that
+    an empty ``"rules": {}`` survives a round trip.
+    """
+
+    variant: str
+    players: tuple[str, str, str, str]
+    hands: tuple[Hand, ...]
+    rules: dict[str, int | str | bool] = field(default_factory=dict)
+    title: str | None = None
+    played_at: str | None = None
+    rules_written: bool = field(default=True, repr=False)
+
+    @property
+    def variant_class(self) -> type[Variant]:
+        """The variant's rules class (``games.variants``)."""
+        return VARIANTS[self.variant]
+
+    def options(self) -> dict[str, int | str | bool]:
+        """Every rules option of the variant, the written value or its default.
+
+        >>> Match("putian", ("A", "B", "C", "D"), ()).options()
+        {'fee': 0}
+        """
+        return {name: self.rules.get(name, option.default)
+                for name, option in self.variant_class.OPTIONS.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as a ``mahjong-log/1`` document (a JSON object)."""
+        out: dict[str, Any] = {"format": FORMAT, "variant": self.variant}
+        if self.title is not None:
+            out["title"] = self.title
+        if self.played_at is not None:
+            out["played_at"] = self.played_at
+        out["players"] = list(self.players)
+        if self.rules_written or self.rules:
+            out["rules"] = dict(self.rules)
+        out["hands"] = [h.to_json() for h in self.hands]
+        return out
+
+
+# -- reading ------------------------------------------------------------------
+
+
+def loads(text: str) -> Match:
+    """Read a document from its JSON text.
+
+    Anything wrong — not JSON, nested too deeply, duplicate fields, ``NaN``, an
+    integer of absurd length, or any structural problem — is a :class:`LogError`.
+
+    >>> loads("{")
+    Traceback (most recent call last):
+    ...
+    games.log.LogError: the document is not valid JSON: Expecting property name enclosed in double quotes at line 1, column 2
+    >>> loads("[" * 100 + "]" * 100)
+    Traceback (most recent call last):
+    ...
+    games.log.LogError: the document is nested more than 32 levels deep (a mahjong-log/1 document needs 5)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"loads() takes the document's text, not {type(text).__name__}")
+    if len(text) > MAX_CHARS:
+        raise LogError(f"the document is longer than {MAX_CHARS:,} characters")
+    if _nesting(text) > MAX_DEPTH:
+        raise LogError(f"the document is nested more than {MAX_DEPTH} levels deep "
+                       "(a mahjong-log/1 document needs 5)")
+    try:
+        data = json.loads(text, object_pairs_hook=_unique_fields,
+                          parse_constant=_no_constant, parse_int=_integer_literal)
+    except LogError:
+        raise
+    except json.JSONDecodeError as error:
+        raise LogError(f"the document is not valid JSON: {error.msg} at line {error.lineno}, "
+                       f"column {error.colno}") from None
+    except RecursionError:
+        raise LogError("the document is nested too deeply to read") from None
+    except ValueError as error:
+        raise LogError(f"the document is not valid JSON: {error}") from None
+    return read_log(data)
+
+
+def read_log(data: Any) -> Match:
+    """Read a document already parsed from JSON (objects as dicts, arrays as lists).
+
+    >>> read_log([])
+    Traceback (most recent call last):
+    ...
+    games.log.LogError: a mahjong-log/1 document is a JSON object, not an array
+    """
+    if not isinstance(data, dict):
+        raise LogError(f"a {FORMAT} document is a JSON object, not {_kind(data)}")
+    _check_format(data)
+    _no_unknown(data, ("format", "variant", "title", "played_at", "players", "rules", "hands"),
+                "the document")
+    variant = _variant(_required(data, "variant", "the document"))
+    players = _players(_required(data, "players", "the document"))
+    rules_written = "rules" in data
+    rules = _rules(variant, data.get("rules", {}))
+    title = _optional(data, "title", _title)
+    played_at = _optional(data, "played_at", _played_at)
+    raw_hands = _required(data, "hands", "the document")
+    if not isinstance(raw_hands, list) or not raw_hands:
+        raise LogError("hands must be a non-empty array of hands")
+    if len(raw_hands) > MAX_HANDS:
+        raise LogError(f"the document has {len(raw_hands)} hands; at most {MAX_HANDS} are read")
+    hands = tuple(_located(index, None, _hand, raw, variant, players)
+                  for index, raw in enumerate(raw_hands, 1))
+    return Match(variant.name, players, hands, rules, title, played_at, rules_written)
+
+
+# -- writing ------------------------------------------------------------------
+
+
+def write_log(match: Match) -> dict[str, Any]:
+    """The match as a document (a dict ready for ``json.dump``).
+
+    For every valid document ``write_log(read_log(doc)) == doc``. Writing does
+    not check: pass the result through :func:`read_log` to check a match built
+    in code.
+    """
+    return match.to_json()
+
+
+def dumps(match: Match) -> str:
+    """The match as JSON text: one line per field, per seat's deal and per event.
+
+    >>> print(dumps(Match("putian", ("A", "B", "C", "D"), (), {"fee": 10})))
+    {
+      "format": "mahjong-log/1",
+      "variant": "putian",
+      "players": ["A", "B", "C", "D"],
+      "rules": {"fee": 10},
+      "hands": []
+    }
+    """
+    return "\n".join(_layout(write_log(match), "", spread=True))
+
+
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of the format, ``games/schemas/mahjong-log-1.schema.json``.
+
+    >>> schema()["properties"]["format"]["const"]
+    'mahjong-log/1'
+    """
+    path = resources.files("games").joinpath("schemas", "mahjong-log-1.schema.json")
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return loaded
+
+
+def _layout(value: Any, indent: str, spread: bool = False) -> Iterator[str]:
+    """Lines of JSON: flat values and events on one line, the rest spread out."""
+    if not spread and (_depth(value) <= 1 or isinstance(value, dict) and _depth(value) <= 2):
+        yield indent + json.dumps(value, ensure_ascii=False)
+        return
+    inner = indent + "  "
+    items: list[list[str]] = []
+    if isinstance(value, dict):
+        for key, item in value.items():
+            lines = list(_layout(item, inner))
+            lines[0] = f"{inner}{json.dumps(key, ensure_ascii=False)}: {lines[0].lstrip()}"
+            items.append(lines)
+    else:
+        items = [list(_layout(item, inner)) for item in value]
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    yield indent + opening
+    for number, lines in enumerate(items, 1):
+        if number < len(items):
+            lines[-1] += ","
+        yield from lines
+    yield indent + closing
+
+
+def _depth(value: Any) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_depth, value), default=0)
+    return 0
+
+
+# -- the text -----------------------------------------------------------------
+
+
+def _nesting(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON text (strings skipped)."""
+    depth = deepest = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        mark = match.group()
+        if mark in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif mark in "]}":
+            depth -= 1
+    return deepest
+
+
+def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise LogError(f"the field {json.dumps(key, ensure_ascii=False)} appears twice "
+                           "in one object")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise LogError(f"{name} is not a JSON number")
+
+
+def _integer_literal(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise LogError(f"an integer with {len(text.lstrip('-'))} digits is too large "
+                       f"(at most {MAX_DIGITS} digits)")
+    return int(text)
+
+
+# -- the document -------------------------------------------------------------
+
+
+def _check_format(data: dict[str, Any]) -> None:
+    if "format" not in data:
+        raise LogError(f'format is missing: a {FORMAT} document has "format": "{FORMAT}"')
+    if data["format"] != FORMAT or not isinstance(data["format"], str):
+        raise LogError(f'format must be exactly "{FORMAT}", not {_show(data["format"])}')
+
+
+def _variant(value: Any) -> type[Variant]:
+    if not isinstance(value, str) or value not in VARIANTS:
+        raise LogError(f"unknown variant {_show(value)}: use jiaxing, putian or sichuan")
+    return VARIANTS[value]
+
+
+def _players(value: Any) -> tuple[str, str, str, str]:
+    if not isinstance(value, list) or len(value) != 4:
+        count = f"{len(value)} names" if isinstance(value, list) else _kind(value)
+        raise LogError(f"players must be an array of four names, seat 0 first, not {count}",
+                       rule="C-2")
+    for seat, name in enumerate(value):
+        _text(f"the name of seat {seat}", name, MAX_NAME)
+    return value[0], value[1], value[2], value[3]
+
+
+def _text(what: str, value: Any, longest: int) -> str:
+    if not isinstance(value, str):
+        raise LogError(f"{what} must be a string, not {_kind(value)}")
+    if not value.strip():
+        raise LogError(f"{what} is empty")
+    if len(value) > longest:
+        raise LogError(f"{what} is {len(value)} characters long; at most {longest} are allowed")
+    bad = next((c for c in value if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if bad is not None:
+        raise LogError(f"{what} contains the control character U+{ord(bad):04X}")
+    return value
+
+
+def _title(value: Any) -> str:
+    return _text("title", value, MAX_TITLE)
+
+
+def _played_at(value: Any) -> str:
+    if not isinstance(value, str):
+        raise LogError(f"played_at must be an ISO 8601 time string, not {_kind(value)}")
+    if not _DATE_TIME.fullmatch(value):
+        raise LogError(f"played_at must be an ISO 8601 time like 2026-11-20T19:30:00+08:00, "
+                       f"not {_show(value)}")
+    try:
+        datetime.fromisoformat(value)
+    except ValueError:
+        raise LogError(f"played_at {_show(value)} is no real date and time") from None
+    return value
+
+
+def _rules(variant: type[Variant], value: Any) -> dict[str, int | str | bool]:
+    if not isinstance(value, dict):
+        raise LogError(f"rules must be an object of options, not {_kind(value)}")
+    for name, option in value.items():
+        if name not in variant.OPTIONS:
+            raise LogError(f"unknown {variant.name} rules option {_show(name)} (known: "
+                           f"{', '.join(variant.OPTIONS) or 'none'})")
+        if not isinstance(option, int | str) or isinstance(option, str) and len(option) > 64:
+            raise LogError(f"rules option {_show(name)} must be a number, a name or "
+                           f"true/false, not {_show(option)}")
+        if type(option) is int and abs(option) > MAX_OPTION:
+            raise LogError(f"rules option {_show(name)} is too large (at most {MAX_OPTION:,})")
+    try:
+        return variant.check_rules(value)
+    except PositionError as error:
+        raise LogError(str(error)) from None
+
+
+# -- hands --------------------------------------------------------------------
+
+_HAND_FIELDS = {
+    "jiaxing": ("dealer", "round_wind", "dice", "wildcards", "indicator", "bank", "deal", "wall",
+                "events"),
+    "putian": ("dealer", "dice", "wildcards", "dealer_streak", "deal", "wall", "events"),
+    "sichuan": ("dealer", "dice", "deal", "wall", "events"),
+}
+_OWNER = {"round_wind": ("jiaxing", "JX-3"), "indicator": ("jiaxing", "JX-4"),
+          "bank": ("jiaxing", "JX-7.11"), "dealer_streak": ("putian", "PT-7.1")}
+_SETUP_RULE = {"jiaxing": "JX-1", "putian": "PT-1", "sichuan": "SC-1"}
+_TILE_RULE = {"jiaxing": "C-1", "putian": "PT-1", "sichuan": "SC-1"}
+
+
+def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> Hand:
+    name = variant.name
+    if not isinstance(raw, dict):
+        raise LogError(f"a hand must be an object, not {_kind(raw)}")
+    for key in raw:
+        if key not in _HAND_FIELDS[name]:
+            message, rule = _foreign_hand_field(key, name)
+            raise LogError(message, rule=rule)
+    for key in ("dealer", "dice", "deal", "events"):
+        _required(raw, key, "the hand")
+    if name != "sichuan":
+        _required(raw, "wildcards", "the hand", _wildcard_rule(name))
+    if name == "jiaxing":
+        _required(raw, "round_wind", "the hand", "JX-3")
+    dealer = _seat("dealer", raw["dealer"])
+    return Hand(
+        dealer=dealer,
+        dice=_dice(raw["dice"]),
+        round_wind=_optional(raw, "round_wind", _round_wind),
+        wildcards=_wildcards(variant, raw.get("wildcards", [])),
+        indicator=_optional(raw, "indicator", lambda v: _tile("indicator", v, variant)),
+        bank=_optional(raw, "bank", _bank),
+        dealer_streak=_optional(raw, "dealer_streak", _dealer_streak),
+        deal=_deal(raw["deal"], dealer, variant, players),
+        wall=_optional(raw, "wall", lambda v: _wall(v, variant)),
+        events=_events(raw["events"], variant),
+    )
+
+
+def _foreign_hand_field(key: str, variant: str) -> tuple[str, str | None]:
+    if key in _OWNER:
+        owner, rule = _OWNER[key]
+        return f"{key} is a {owner} field; {variant} hands have none", rule
+    if key == "wildcards":
+        return "sichuan plays without wildcards: a sichuan hand has no wildcards field", "SC-1"
+    return (f"unknown hand field {_show(key)} (the fields of a {variant} hand: "
+            f"{', '.join(_HAND_FIELDS[variant])})", None)
+
+
+def _wildcard_rule(variant: str) -> str:
+    return "JX-4" if variant == "jiaxing" else "PT-2"
+
+
+def _seat(what: str, value: Any) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise LogError(f"{what} must be a seat 0–3, not {_show(value)}", rule="C-2")
+    return value
+
+
+def _dice(value: Any) -> tuple[int, int]:
+    if (not isinstance(value, list) or len(value) != 2
+            or any(type(d) is not int or not 1 <= d <= 6 for d in value)):
+        raise LogError(f"dice must be two integers 1–6 like [3, 5], not {_show(value)}")
+    return value[0], value[1]
+
+
+def _round_wind(value: Any) -> str:
+    if not isinstance(value, str) or value not in WINDS or len(value) != 1:
+        raise LogError(f"round_wind must be one of E, S, W, N, not {_show(value)}", rule="JX-3")
+    return value
+
+
+def _wildcards(variant: type[Variant], value: Any) -> tuple[Tile, ...]:
+    wanted = variant.WILDCARD_KINDS
+    rule = _wildcard_rule(variant.name)
+    description = ("one wildcard kind, like [\"5m\"]" if wanted == 1
+                   else "two different gold kinds, like [\"3p\", \"7s\"]")
+    if not isinstance(value, list) or len(value) != wanted:
+        raise LogError(f"wildcards must list {description}, not {_show(value)}", rule=rule)
+    tiles = tuple(_tile("wildcards", v, variant) for v in value)
+    if len(set(tiles)) != len(tiles):
+        raise LogError(f"wildcards must list {description}; {tiles[0]} is listed twice",
+                       rule=rule)
+    return tiles
+
+
+def _bank(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise LogError(f"bank must be an array of carried fans, not {_kind(value)}",
+                       rule="JX-7.11")
+    if len(value) > 4 * MAX_HANDS:
+        raise LogError(f"bank holds {len(value)} carried fans; at most {4 * MAX_HANDS}",
+                       rule="JX-7.11")
+    for item in value:
+        if not isinstance(item, str) or item not in BANK_ITEMS:
+            raise LogError(f"unknown carried fan {_show(item)} in bank: use "
+                           f"{', '.join(BANK_ITEMS)}", rule="JX-7.11")
+    return tuple(value)
+
+
+def _dealer_streak(value: Any) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_DEALER_STREAK:
+        raise LogError(f"dealer_streak must be an integer 0–{MAX_DEALER_STREAK}, "
+                       f"not {_show(value)}", rule="PT-7.1")
+    return value
+
+
+def _deal(value: Any, dealer: int, variant: type[Variant],
+          players: Sequence[str]) -> tuple[tuple[Tile, ...], ...]:
+    rule = _SETUP_RULE[variant.name]
+    if not isinstance(value, list) or len(value) != 4:
+        raise LogError("deal must be four arrays of tiles, one per seat, seat 0 first, "
+                       f"not {_show(value)}", rule=rule)
+    others = 3 * variant.SETS + 1
+    seats: list[tuple[Tile, ...]] = []
+    for seat, tiles in enumerate(value):
+        who = f"seat {seat} ({players[seat]})"
+        if not isinstance(tiles, list):
+            raise LogError(f"the deal of {who} must be an array of tiles, not {_kind(tiles)}",
+                           rule=rule)
+        wanted = others + 1 if seat == dealer else others
+        if len(tiles) != wanted:
+            role = "the dealer starts" if seat == dealer else "a player other than the dealer starts"
+            raise LogError(f"{who} is dealt {len(tiles)} tiles; in {variant.name} {role} "
+                           f"with {wanted}", rule=rule)
+        seats.append(tuple(_tile(f"the deal of {who}", t, variant) for t in tiles))
+    return tuple(seats)
+
+
+def _wall(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
+    if not isinstance(value, list):
+        raise LogError(f"wall must be an array of tiles, front first, not {_kind(value)}")
+    room = _wall_room(variant)
+    if len(value) > room:
+        raise LogError(f"the wall has {len(value)} tiles; {variant.name} has only {room} left "
+                       "after the deal", rule=_SETUP_RULE[variant.name])
+    return tuple(_tile("wall", t, variant) for t in value)
+
+
+def _wall_room(variant: type[Variant]) -> int:
+    """Tiles of the variant minus the tiles dealt."""
+    total = 4 * (27 + len(variant.HONOURS))
+    return total - (4 * (3 * variant.SETS + 1) + 1)
+
+
+def _tile(what: str, value: Any, variant: type[Variant]) -> Tile:
+    if not isinstance(value, str):
+        raise LogError(f"{what}: a tile is a string like \"5m\", not {_show(value)}", rule="C-1")
+    tile = _TILE_NAMES.get(value)
+    if tile is None:
+        raise LogError(f"{what}: {_show(value)} is no tile (write a digit and a suit letter: "
+                       "1m–9m, 1p–9p, 1s–9s, 1z–7z)", rule="C-1")
+    if tile.is_honour and tile.kind not in variant.HONOURS:
+        plays = ("the 108 suited tiles and the four whites (5z)" if variant.name == "putian"
+                 else "the 108 suited tiles, no honours")
+        raise LogError(f"{what}: {tile} is not a {variant.name} tile; {variant.name} plays "
+                       f"{plays}", rule=_TILE_RULE[variant.name])
+    return tile
+
+
+# -- events -------------------------------------------------------------------
+
+_EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "draw": (("actor", "tile"), ("from",)),
+    "discard": (("actor", "tile"), ()),
+    "chi": (("actor", "target", "tile", "tiles"), ()),
+    "peng": (("actor", "target", "tile"), ()),
+    "gang": (("actor", "kind", "tile"), ("target",)),
+    "hu": (("actor", "tile"), ("target", "how")),
+    "flower": (("actor", "tile"), ()),
+    "dingque": (("actor", "suit"), ()),
+    "ready": (("actor",), ()),
+    "contract": (("actor", "choice"), ()),
+    "leave": (("actor",), ()),
+    "end": (("reason",), ("deltas",)),
+}
+_ONLY_IN = {
+    "chi": ("jiaxing", {"putian": "PT-4", "sichuan": "SC-3"}, "chi (chow)"),
+    "peng": ("jiaxing sichuan", {"putian": "PT-4"}, "peng (pung)"),
+    "flower": ("putian", {"jiaxing": "PT-3", "sichuan": "PT-3"}, "flower"),
+    "ready": ("putian", {"jiaxing": "PT-5.3", "sichuan": "PT-5.3"}, "ready"),
+    "dingque": ("sichuan", {"jiaxing": "SC-2", "putian": "SC-2"}, "dingque (void suit)"),
+    "contract": ("jiaxing", {"putian": "JX-9", "sichuan": "JX-9"}, "contract"),
+}
+_HOW_IN = {"robbing_kong": ("jiaxing sichuan", "PT-4"), "rob_gold": ("putian", "PT-5.5"),
+           "bomb": ("putian", "PT-5.6")}
+
+
+def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
+    if not isinstance(value, list) or not value:
+        raise LogError(f"events must be a non-empty array of events ending with end, "
+                       f"not {_show(value)}")
+    if len(value) > MAX_EVENTS:
+        raise LogError(f"the hand has {len(value)} events; at most {MAX_EVENTS} are read")
+    events = tuple(_located(None, index, _event, raw, variant)
+                   for index, raw in enumerate(value, 1))
+    for index, event in enumerate(events, 1):
+        if event.type == "end" and index < len(events):
+            raise LogError("end must be the hand's last event; more events follow it",
+                           event=index)
+    if events[-1].type != "end":
+        raise LogError(f"the hand's last event must be end, not {events[-1].type}",
+                       event=len(events))
+    return events
+
+
+def _event(raw: Any, variant: type[Variant]) -> Event:
+    if not isinstance(raw, dict):
+        raise LogError(f"an event must be an object, not {_kind(raw)}")
+    if "type" not in raw:
+        raise LogError("the event has no type")
+    kind = raw["type"]
+    if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
+        raise LogError(f"unknown event type {_show(kind)} (use {', '.join(EVENT_TYPES)})")
+    _check_variant(kind, variant.name)
+    required, optional = _EVENT_FIELDS[kind]
+    for key in raw:
+        if key != "type" and key not in required and key not in optional:
+            raise LogError(f"{kind} has no field {_show(key)} (its fields: "
+                           f"{', '.join(('type', *required, *optional))})")
+    for key in required:
+        if key not in raw:
+            raise LogError(f"{kind} needs the field {key}")
+    values = {_FIELD_NAMES.get(key, key): _READERS[key](raw[key], variant)
+              for key in (*required, *optional) if key in raw}
+    event = Event(kind, source_written="from" in raw, **values)
+    _check_event(event, variant.name)
+    return event
+
+
+def _check_variant(kind: str, variant: str) -> None:
+    if kind in _ONLY_IN:
+        owners, rules, name = _ONLY_IN[kind]
+        if variant not in owners.split():
+            raise LogError(f"{variant} has no {name} event; it is {' and '.join(owners.split())} "
+                           "only", rule=rules[variant])
+
+
+def _check_event(event: Event, variant: str) -> None:
+    if event.target is not None and event.target == event.actor:
+        raise LogError(f"{event.type}: the target must be another seat than the actor",
+                       rule="C-2")
+    if event.type == "gang":
+        if (event.kind == "exposed") != (event.target is not None):
+            raise LogError("an exposed gang needs the target whose discard it takes"
+                           if event.kind == "exposed" else
+                           f"a {event.kind} gang has no target (only an exposed gang has)")
+        if variant == "putian" and event.kind != "concealed":
+            raise LogError(f"putian has no {event.kind} gang, only concealed ones", rule="PT-4")
+    if event.type == "chi":
+        _check_chow(event)
+    if event.type == "hu":
+        _check_hu(event, variant)
+    if event.type == "flower" and str(event.tile) != "5z":
+        raise LogError(f"a flower is a white (5z), not {event.tile}", rule="PT-3")
+
+
+def _check_chow(event: Event) -> None:
+    assert event.tile is not None
+    kinds = sorted(t.kind for t in (event.tile, *event.tiles))
+    if (event.tile.is_honour or any(t.suit != event.tile.suit for t in event.tiles)
+            or kinds != list(range(kinds[0], kinds[0] + 3))):
+        shown = " ".join(str(t) for t in (event.tile, *event.tiles))
+        raise LogError(f"chi: {shown} is no chow (three consecutive tiles of one suit)",
+                       rule="C-3")
+
+
+def _check_hu(event: Event, variant: str) -> None:
+    if event.how is not None:
+        owners, rule = _HOW_IN[event.how]
+        if variant not in owners.split():
+            raise LogError(f"{variant} has no {event.how} win", rule=rule)
+        if event.how == "robbing_kong" and event.target is None:
+            raise LogError("a robbing_kong win needs the target whose kong is robbed")
+        if event.how != "robbing_kong" and event.target is not None:
+            raise LogError(f"a {event.how} win has no target")
+    elif variant == "jiaxing" and event.target is not None:
+        raise LogError("jiaxing has no win on a discard: a hu with a target must be "
+                       "how robbing_kong", rule="JX-5.1")
+
+
+def _read_tiles(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise LogError(f"chi tiles must be the two tiles shown from hand, like [\"3m\", \"5m\"], "
+                       f"not {_show(value)}")
+    return tuple(_tile("chi tiles", t, variant) for t in value)
+
+
+def _read_deltas(value: Any, variant: type[Variant]) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != 4 or any(type(d) is not int for d in value):
+        raise LogError(f"end deltas must be four integers, one per seat, not {_show(value)}")
+    for delta in value:
+        if abs(delta) > MAX_DELTA:
+            raise LogError(f"end deltas: {delta} is beyond ±{MAX_DELTA:,}")
+    return tuple(value)
+
+
+def _choice(name: str, choices: Sequence[str]) -> Callable[[Any, type[Variant]], str]:
+    def read(value: Any, variant: type[Variant]) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise LogError(f"{name} must be one of {', '.join(choices)}, not {_show(value)}",
+                           rule=_CHOICE_RULES.get(name))
+        return value
+    return read
+
+
+_CHOICE_RULES = {"suit": "SC-2", "choice": "JX-9"}
+_FIELD_NAMES = {"from": "source"}
+_READERS: dict[str, Callable[[Any, type[Variant]], Any]] = {
+    "actor": lambda v, _: _seat("actor", v),
+    "target": lambda v, _: _seat("target", v),
+    "tile": lambda v, variant: _tile("tile", v, variant),
+    "tiles": _read_tiles,
+    "from": _choice("from", SOURCES),
+    "kind": _choice("kind", GANG_KINDS),
+    "how": _choice("how", HU_HOWS),
+    "suit": _choice("suit", SUITS),
+    "choice": _choice("choice", CHOICES),
+    "reason": _choice("reason", REASONS),
+    "deltas": _read_deltas,
+}
+
+
+# -- helpers ------------------------------------------------------------------
+
+
+def _located(hand: int | None, event: int | None, read: Callable[..., _T], *args: Any) -> _T:
+    """``read(*args)``, with any error it raises placed in the hand or event."""
+    try:
+        return read(*args)
+    except LogError as error:
+        raise error.at(hand=hand, event=event) from None
+
+
+def _required(data: dict[str, Any], key: str, where: str, rule: str | None = None) -> Any:
+    if key not in data:
+        raise LogError(f"{where} has no {key}", rule=rule)
+    return data[key]
+
+
+def _optional(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
+    return read(data[key]) if key in data else None
+
+
+def _no_unknown(data: dict[str, Any], known: Iterable[str], where: str) -> None:
+    known = tuple(known)
+    for key in data:
+        if key not in known:
+            raise LogError(f"unknown field {_show(key)} in {where} (its fields: "
+                           f"{', '.join(known)})")
+
+
+def _kind(value: Any) -> str:
+    """A value's JSON type, with an article."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, dict):
+        return "an object"
+    return f"a {type(value).__name__}"
+
+
+def _show(value: Any) -> str:
+    """A value as JSON, shortened for a message (large arrays and objects are only named).
+
+    >>> _show([3, 5]), _show("x" * 50), _show([[1]] * 9)
+    ('[3, 5]', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...', 'an array of 9 items')
+    """
+    nested = (list, dict)
+    if isinstance(value, list) and (len(value) > 4 or any(isinstance(v, nested) for v in value)):
+        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, dict) and (len(value) > 4 or any(isinstance(v, nested)
+                                                          for v in value.values())):
+        return "an object"
+    if isinstance(value, str):
+        value = value[:41]
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,0 +1,1431 @@
+"""The table: one hand's state machine for every variant (RULES JX-1–4, PT-1–5, SC-1–3).
+
+A :class:`Table` starts from a hand's deal and applies events one by one,
+raising :class:`RuleViolation` (rule id + a sentence a player understands) at
+the first illegal one. At every point it also answers what each seat may do
+(:meth:`Table.legal_actions`), which the bots and the annotation use. The
+validator, the bots and the analysis all go through this one class, so they
+can't disagree about the rules.
+
+Events are :class:`games.log.Event` values (LOG-FORMAT.md). Passes and
+declined wins are not recorded: a discard nobody claims is followed by the
+next draw.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from games import settlement
+from games.log import Event
+from games.position import Position
+from games.tiles import TILES, WINDS, Meld, Tile
+from games.variants import Jiaxing, Putian, Score, Sichuan, Variant
+
+WHITE = 31
+
+
+class RuleViolation(ValueError):
+    """An event the rules don't allow; ``rule`` is the RULES.md id."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        self.message = message
+        super().__init__(f"{message} ({rule})")
+
+
+class Phase(enum.Enum):
+    DINGQUE = "dingque"  # Sichuan: void suits still to be named (SC-2)
+    FLOWERS = "flowers"  # Putian: the opening replacement passes (PT-3.1)
+    TURN = "turn"  # the player to act holds one tile too many
+    DISCARDED = "discarded"  # a discard lies on the table: claims or the next draw
+    ROBBABLE = "robbable"  # an added kong was declared: robbing or its replacement
+    CONTRACT = "contract"  # Jiaxing: the two others answer persist/give up (JX-9)
+    DRAW = "draw"  # the player to act must draw
+    ENDED = "ended"
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a seat may do now; ``event`` is the event that would record it."""
+
+    seat: int
+    event: Event
+    note: str = ""
+
+
+@dataclass
+class Win:
+    """A win and its value, as the table settled it."""
+
+    seat: int
+    tile: Tile
+    target: int | None
+    how: str | None
+    score: Score
+    deltas: list[int]
+
+
+@dataclass
+class SeatState:
+    hand: list[int] = field(default_factory=lambda: [0] * 34)
+    melds: list[Meld] = field(default_factory=list)
+    river: list[tuple[Tile, bool]] = field(default_factory=list)  # (tile, claimed)
+    flowers: int = 0
+    void: int | None = None
+    ready: bool = False
+    ready_pending: bool = False
+    gave_up: bool = False
+    won: bool = False
+    left: bool = False
+    discarded: bool = False
+    claims_from: list[int] = field(default_factory=lambda: [0] * 4)
+    kong_income: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def out(self) -> bool:
+        """No longer playing: won (Sichuan plays on without them) or left."""
+        return self.won or self.left
+
+    def tiles(self) -> list[Tile]:
+        return [TILES[k] for k, n in enumerate(self.hand) for _ in range(n)]
+
+    @property
+    def size(self) -> int:
+        return sum(self.hand)
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """Everything a hand starts from (LOG-FORMAT.md's hand, checked for structure)."""
+
+    variant: type[Variant]
+    players: tuple[str, str, str, str]
+    rules: dict[str, int | str | bool]
+    dealer: int
+    deal: tuple[tuple[Tile, ...], ...]
+    wildcards: frozenset[int] = frozenset()
+    round_wind: int = 0
+    dice: tuple[int, int] | None = None
+    indicator: Tile | None = None
+    bank: tuple[str, ...] = ()  # the carried fans this hand may use (its own triggers added)
+    dealer_streak: int = 0
+    wall: tuple[Tile, ...] | None = None
+
+
+def _name(kind: int) -> str:
+    return str(TILES[kind])
+
+
+class Table:
+    """One hand in play. Subclasses set the variant's switches."""
+
+    variant: ClassVar[type[Variant]]
+    HAND_SIZE: ClassVar[int] = 13
+    TILES_IN_PLAY: ClassVar[int] = 136
+    OUT_OF_PLAY: ClassVar[int] = 0
+    CLAIMS_STOP_AT: ClassVar[int] = 0  # claims need at least this many tiles left (JX-2.8)
+    HAS_CHOW: ClassVar[bool] = False
+    HAS_PUNG: ClassVar[bool] = True
+    DISCARD_WINS: ClassVar[bool] = True
+    PLAY_ON: ClassVar[bool] = False  # Sichuan: winners leave, the others play on
+    SETUP_RULE: ClassVar[str] = "C-1"
+
+    def __init__(self, setup: HandSetup) -> None:
+        self.setup = setup
+        self.seats = [SeatState() for _ in range(4)]
+        self.dealer = setup.dealer
+        self.turn = setup.dealer
+        self.phase = Phase.TURN
+        self.drawn: Tile | None = None
+        self.after_kong = False  # the turn began with a kong replacement
+        self.kong_discard = False  # the discard on the table followed a kong replacement
+        self.need_back = False
+        self.last_discard: tuple[int, Tile] | None = None
+        self.discard_winners: list[int] = []
+        self.pending_kong: tuple[int, Tile] | None = None
+        self.contracts: list[tuple[int, int]] = []
+        self.contract_queue: list[int] = []
+        self.contract_resume: Phase = Phase.TURN
+        self.any_claim = False
+        self.wins: list[Win] = []
+        self.deltas = [0, 0, 0, 0]
+        self.end_reason: str | None = None
+        self.settlement_notes: list[str] = []  # rules that moved points, for coverage
+        self.used = [0] * 34
+        self.seen_events = 0
+        self.wall = list(setup.wall) if setup.wall is not None else None
+        self.front = 0
+        self.back = len(self.wall) if self.wall is not None else 0
+        self._deal()
+
+    # -- setup ----------------------------------------------------------------
+
+    def _deal(self) -> None:
+        setup = self.setup
+        for seat, tiles in enumerate(setup.deal):
+            want = self.HAND_SIZE + (1 if seat == self.dealer else 0)
+            if len(tiles) != want:
+                raise RuleViolation(self.SETUP_RULE, f"{self.name(seat)} was dealt {len(tiles)} "
+                                    f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
+                                    f" gets {want}")
+            for tile in tiles:
+                self._use(tile.kind, self.SETUP_RULE, f"{self.name(seat)}'s deal")
+                self.seats[seat].hand[tile.kind] += 1
+        # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
+        # leaves them out of their kinds' counts.
+        self.tiles_left = self.TILES_IN_PLAY - self.OUT_OF_PLAY - sum(self.used)
+        if self.wall is not None:
+            for tile in self.wall:
+                self._use(tile.kind, "C-5", "the wall")
+            if len(self.wall) != self.tiles_left:
+                raise RuleViolation("C-5", f"the wall holds {len(self.wall)} tiles; after the "
+                                    f"deal {self.tiles_left} should remain")
+            # Wall tiles are counted as used above; draws from it re-count nothing.
+
+    def _copies(self, kind: int) -> int:
+        return self.variant.copies(self._position_stub(), kind)
+
+    def _position_stub(self) -> Position:
+        return Position(variant=self.variant, hand=(), wildcards=self.setup.wildcards)
+
+    def _use(self, kind: int, rule: str, where: str) -> None:
+        self.used[kind] += 1
+        if self.used[kind] > self._copies(kind):
+            raise RuleViolation(rule, f"{where} holds a fifth copy of {_name(kind)}: only "
+                                f"{self._copies(kind)} are in play")
+
+    @property
+    def ended(self) -> bool:
+        return self.phase is Phase.ENDED
+
+    def name(self, seat: int) -> str:
+        return self.setup.players[seat]
+
+    # -- queries --------------------------------------------------------------
+
+    def is_wild(self, kind: int) -> bool:
+        return kind in self.setup.wildcards
+
+    def seat_position(self, seat: int, win_tile: Tile | None = None, extra: Tile | None = None,
+                      *, self_draw: bool = False, after_kong: bool = False,
+                      last_tile: bool = False, robbing_kong: bool = False,
+                      first_turn: bool = False, after_kong_discard: bool = False,
+                      robbing_gold: bool = False, bomb: bool = False) -> Position:
+        """The engine's view of a seat's hand, for scoring and waits."""
+        state = self.seats[seat]
+        hand = state.tiles()
+        if extra is not None:
+            hand.append(extra)
+        return Position(
+            variant=self.variant,
+            hand=tuple(hand),
+            melds=tuple(state.melds),
+            win_tile=win_tile,
+            wildcards=self.setup.wildcards,
+            seat=seat,
+            dealer=self.dealer,
+            round_wind=self.setup.round_wind,
+            bank=self.setup.bank,
+            flowers=state.flowers,
+            void=state.void,
+            dealer_streak=self.setup.dealer_streak,
+            rules=self.setup.rules,
+            self_draw=self_draw, after_kong=after_kong, last_tile=last_tile,
+            robbing_kong=robbing_kong, first_turn=first_turn,
+            after_kong_discard=after_kong_discard, robbing_gold=robbing_gold, bomb=bomb,
+        )
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in playing order still playing (C-2, SC-3.2)."""
+        for step in range(1, 5):
+            candidate = (seat + step) % 4
+            if not self.seats[candidate].out:
+                return candidate
+        return seat
+
+    def players_in(self) -> list[int]:
+        return [s for s in range(4) if not self.seats[s].out]
+
+    # -- applying events ------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply one event, or raise :class:`RuleViolation` naming the rule."""
+        if self.phase is Phase.ENDED:
+            raise RuleViolation("C-5", "the hand is already over")
+        handler = getattr(self, f"_on_{event.type}", None)
+        if handler is None:
+            raise RuleViolation(self.SETUP_RULE,
+                                f"{event.type!r} events don't exist in {self.variant.name}")
+        if event.type != "end" and event.actor is not None and self.seats[event.actor].left:
+            raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
+        handler(event)
+        self.seen_events += 1
+
+    LEAVE_RULE: ClassVar[str] = "C-2"
+
+    def _expect(self, ok: bool, rule: str, message: str) -> None:
+        if not ok:
+            raise RuleViolation(rule, message)
+
+    def _wrong_time(self, event: Event, what: str) -> RuleViolation:
+        return RuleViolation("C-2", f"{self.name(event.actor or 0)} can't {what} now: "
+                             f"{self._waiting_for()}")
+
+    def _waiting_for(self) -> str:
+        if self.phase is Phase.DRAW:
+            side = "back" if self.need_back else "front"
+            return f"{self.name(self.turn)} must draw from the {side} of the wall"
+        if self.phase is Phase.TURN:
+            return f"it is {self.name(self.turn)}'s turn to discard"
+        if self.phase is Phase.DISCARDED and self.last_discard:
+            return f"{self.name(self.last_discard[0])}'s discard awaits claims or the next draw"
+        if self.phase is Phase.ROBBABLE:
+            return "an added kong awaits robbing or its replacement draw"
+        if self.phase is Phase.CONTRACT:
+            return f"{self.name(self.contract_queue[0])} must answer the contract (JX-9)"
+        if self.phase is Phase.DINGQUE:
+            return "every player must first name a void suit (SC-2)"
+        if self.phase is Phase.FLOWERS:
+            return "the opening white replacements are under way (PT-3.1)"
+        return "the hand is over"
+
+    # draw
+
+    def _on_draw(self, event: Event) -> None:
+        actor = self._actor(event)
+        tile = self._tile(event)
+        if self.phase is Phase.DISCARDED:
+            self._pass_discard()
+        if self.phase is Phase.ROBBABLE:
+            self._complete_added_kong()
+        if self.phase is not Phase.DRAW or actor != self.turn:
+            raise self._wrong_time(event, f"draw {tile}")
+        back = event.source == "back"
+        self._expect(back == self.need_back, "C-5",
+                     f"{self.name(actor)} must draw from the "
+                     f"{'back' if self.need_back else 'front'} of the wall"
+                     f"{' (a replacement)' if self.need_back else ''}")
+        self._take_from_wall(actor, tile, back)
+        self.seats[actor].hand[tile.kind] += 1
+        self.drawn = tile
+        self.after_kong = back and self.need_back_reason == "kong"
+        self.need_back = False
+        self.phase = Phase.TURN
+
+    need_back_reason = "kong"
+
+    def _take_from_wall(self, actor: int, tile: Tile, back: bool) -> None:
+        if self.tiles_left <= 0:
+            raise RuleViolation("C-5", f"{self.name(actor)} can't draw: the wall is empty and "
+                                "the hand is exhausted")
+        if self.wall is not None:
+            expected = self.wall[self.back - 1] if back else self.wall[self.front]
+            self._expect(expected == tile, "C-5",
+                         f"{self.name(actor)} drew {tile}, but the "
+                         f"{'back' if back else 'front'} of the wall holds {expected}")
+            if back:
+                self.back -= 1
+            else:
+                self.front += 1
+        else:
+            self._use(tile.kind, "C-1", f"{self.name(actor)}'s draw")
+        self.tiles_left -= 1
+
+    def _pass_discard(self) -> None:
+        """Nobody (more) claims the discard on the table: the next player draws."""
+        assert self.last_discard is not None
+        discarder = self.last_discard[0]
+        after = self.discard_winners[-1] if self.discard_winners else discarder
+        self.turn = self.next_seat(after)
+        self.discard_winners = []
+        self.kong_discard = False
+        self.phase = Phase.DRAW
+        self.need_back = False
+
+    # discard
+
+    def _on_discard(self, event: Event) -> None:
+        actor = self._actor(event)
+        tile = self._tile(event)
+        if self.phase is not Phase.TURN or actor != self.turn:
+            raise self._wrong_time(event, f"discard {tile}")
+        state = self.seats[actor]
+        self._expect(state.hand[tile.kind] > 0, "C-1",
+                     f"{self.name(actor)} can't discard {tile}: it is not in their hand")
+        self.check_discard(actor, tile)
+        state.hand[tile.kind] -= 1
+        state.river.append((tile, False))
+        state.discarded = True
+        self.last_discard = (actor, tile)
+        self.kong_discard = self.after_kong
+        self.after_kong = False
+        self.drawn = None
+        self.discard_winners = []
+        self.phase = Phase.DISCARDED
+
+    def check_discard(self, seat: int, tile: Tile) -> None:
+        """Variant limits on discards (gold, void suit, the ready lock)."""
+
+    # claims
+
+    def _claimable(self, event: Event, what: str) -> tuple[int, Tile]:
+        if self.phase is not Phase.DISCARDED or self.last_discard is None:
+            raise self._wrong_time(event, what)
+        discarder, tile = self.last_discard
+        target = event.target
+        self._expect(target == discarder, "C-2", f"{self.name(self._actor(event))} can't {what}: "
+                     f"the last discard is {self.name(discarder)}'s {tile}")
+        self._expect(event.tile == tile, "C-2",
+                     f"{self.name(self._actor(event))} can't {what}: the last discard is {tile}")
+        actor = self._actor(event)
+        self._expect(actor != discarder, "C-2",
+                     f"{self.name(actor)} can't claim their own discard")
+        self._expect(not self.discard_winners, "SC-3.1",
+                     f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
+                     "pung or kong)")
+        self._expect(self.tiles_left >= self.CLAIMS_STOP_AT, "JX-2.8",
+                     f"{self.name(actor)} can't {what}: no claims once fewer than four tiles "
+                     "remain in the wall")
+        self.check_claimer(actor, what)
+        return discarder, tile
+
+    def check_claimer(self, seat: int, what: str) -> None:
+        """Variant limits on who may claim (JX-9 gave up, a Sichuan winner)."""
+        self._expect(not self.seats[seat].won, "SC-3.2",
+                     f"{self.name(seat)} has won and plays no more")
+
+    def _take_discard(self, discarder: int, claimer: int) -> None:
+        river = self.seats[discarder].river
+        tile, _ = river[-1]
+        river[-1] = (tile, True)
+        self.any_claim = True
+        self.seats[claimer].claims_from[discarder] += 1
+        self.last_discard = None
+        self.kong_discard = False
+
+    def _on_chi(self, event: Event) -> None:
+        actor = self._actor(event)
+        self._expect(self.HAS_CHOW, self.NO_CLAIM_RULE,
+                     f"{self.variant.name.capitalize()} has no chow")
+        tile = self._tile(event)
+        discarder, _ = self._claimable(event, f"chow {tile}")
+        self._expect(actor == (discarder + 1) % 4, "JX-2.1",
+                     f"{self.name(actor)} can't chow {tile}: only the next seat after the "
+                     "discarder may chow")
+        shown = list(event.tiles)
+        kinds = sorted([tile.kind, *(t.kind for t in shown)])
+        self._expect(len(shown) == 2 and kinds[0] < 27 and kinds[0] % 9 <= 6
+                     and kinds[1] == kinds[0] + 1 and kinds[2] == kinds[0] + 2, "C-3",
+                     f"{self.name(actor)} can't chow {tile} with "
+                     f"{''.join(str(t) for t in shown)}: that is no run of three in one suit")
+        self._expect(not any(self.is_wild(k) for k in kinds), "JX-2.9",
+                     f"{self.name(actor)} can't chow with a wildcard: wildcards never take "
+                     "part in a chow, pung or kong")
+        hand = self.seats[actor].hand
+        for shown_tile in shown:
+            self._expect(hand[shown_tile.kind] > 0, "C-1",
+                         f"{self.name(actor)} can't chow {tile}: they hold no {shown_tile}")
+            hand[shown_tile.kind] -= 1
+        self._take_discard(discarder, actor)
+        self.seats[actor].melds.append(Meld.chi(TILES[kinds[0]]))
+        self._after_claim(actor, discarder, Phase.TURN)
+
+    NO_CLAIM_RULE: ClassVar[str] = "SC-3"
+
+    def _on_peng(self, event: Event) -> None:
+        actor = self._actor(event)
+        tile = self._tile(event)
+        self._expect(self.HAS_PUNG, "PT-4", f"{self.variant.name.capitalize()} has no pung")
+        discarder, _ = self._claimable(event, f"pung {tile}")
+        self.check_meld_tile(actor, tile, "pung")
+        hand = self.seats[actor].hand
+        self._expect(hand[tile.kind] >= 2, "JX-2.2",
+                     f"{self.name(actor)} can't pung {tile}: they hold "
+                     f"{hand[tile.kind]} of it, a pung needs two")
+        hand[tile.kind] -= 2
+        self._take_discard(discarder, actor)
+        self.seats[actor].melds.append(Meld.peng(tile))
+        self._after_claim(actor, discarder, Phase.TURN)
+
+    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
+        """Variant limits on the tile of a meld (wildcards, golds, the void suit)."""
+
+    def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
+        self.turn = actor
+        self.drawn = None
+        self.after_kong = False
+        if then is Phase.DRAW:
+            self.need_back = True
+            self.need_back_reason = "kong"
+        self.phase = then
+        self.discard_winners = []
+
+    def _on_gang(self, event: Event) -> None:
+        actor = self._actor(event)
+        tile = self._tile(event)
+        kind = event.kind
+        if kind == "exposed":
+            self._exposed_kong(event, actor, tile)
+        elif kind == "concealed":
+            self._concealed_kong(event, actor, tile)
+        elif kind == "added":
+            self._added_kong(event, actor, tile)
+        else:
+            raise RuleViolation("C-3", f"unknown kong kind {kind!r}")
+
+    def _exposed_kong(self, event: Event, actor: int, tile: Tile) -> None:
+        self._expect(self.HAS_PUNG, "PT-4", f"{self.variant.name.capitalize()} has no exposed "
+                     "kong: only concealed kongs")
+        discarder, _ = self._claimable(event, f"kong {tile}")
+        self.check_meld_tile(actor, tile, "kong")
+        self._kong_needs_a_replacement(actor)
+        hand = self.seats[actor].hand
+        self._expect(hand[tile.kind] >= 3, "JX-2.3",
+                     f"{self.name(actor)} can't kong {tile}: they hold {hand[tile.kind]} of "
+                     "it, an exposed kong needs three")
+        hand[tile.kind] -= 3
+        self._take_discard(discarder, actor)
+        self.seats[actor].melds.append(Meld.gang(tile, "exposed"))
+        self.on_kong(actor, "exposed", discarder)
+        self._after_claim(actor, discarder, Phase.DRAW)
+
+    def _own_kong_allowed(self, event: Event, actor: int, tile: Tile, what: str) -> None:
+        if self.phase is not Phase.TURN or actor != self.turn:
+            raise self._wrong_time(event, what)
+        self._expect(self.drawn is not None or self._dealer_opening(actor), "JX-2.7",
+                     f"{self.name(actor)} can't {what} right after a chow or pung: "
+                     "discard first")
+        self.check_meld_tile(actor, tile, "kong")
+        self._kong_needs_a_replacement(actor)
+
+    def _kong_needs_a_replacement(self, actor: int) -> None:
+        self._expect(self.tiles_left > 0, "C-5",
+                     f"{self.name(actor)} can't declare a kong: the wall is empty, so no "
+                     "replacement can be drawn")
+
+    def _dealer_opening(self, seat: int) -> bool:
+        return seat == self.dealer and not self.seats[seat].discarded and not self.any_claim
+
+    def _concealed_kong(self, event: Event, actor: int, tile: Tile) -> None:
+        self._own_kong_allowed(event, actor, tile, f"kong {tile}")
+        hand = self.seats[actor].hand
+        self._expect(hand[tile.kind] == 4, "JX-2.4",
+                     f"{self.name(actor)} can't declare a concealed kong of {tile}: they hold "
+                     f"{hand[tile.kind]} of it")
+        hand[tile.kind] = 0
+        self.seats[actor].melds.append(Meld.gang(tile, "concealed"))
+        self.on_kong(actor, "concealed", None)
+        self.phase = Phase.DRAW
+        self.need_back = True
+        self.need_back_reason = "kong"
+        self.drawn = None
+
+    def _added_kong(self, event: Event, actor: int, tile: Tile) -> None:
+        self._expect(self.HAS_PUNG, "PT-4", f"{self.variant.name.capitalize()} has no added "
+                     "kong: only concealed kongs")
+        self._own_kong_allowed(event, actor, tile, f"add {tile} to a kong")
+        state = self.seats[actor]
+        index = next((i for i, m in enumerate(state.melds)
+                      if m.type == "peng" and m.first == tile), None)
+        self._expect(index is not None, "JX-2.4",
+                     f"{self.name(actor)} can't add {tile} to a kong: they have no exposed "
+                     f"pung of {tile}")
+        self._expect(state.hand[tile.kind] > 0, "JX-2.4",
+                     f"{self.name(actor)} can't add {tile} to a kong: it is not in their hand")
+        assert index is not None
+        state.hand[tile.kind] -= 1
+        state.melds[index] = Meld.gang(tile, "added")
+        self.pending_kong = (actor, tile)
+        self.phase = Phase.ROBBABLE
+        self.drawn = None
+
+    def _complete_added_kong(self) -> None:
+        assert self.pending_kong is not None
+        actor, _ = self.pending_kong
+        self.on_kong(actor, "added", None)
+        self.pending_kong = None
+        self.turn = actor
+        self.phase = Phase.DRAW
+        self.need_back = True
+        self.need_back_reason = "kong"
+
+    def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
+        """Payments at once (SC-6.3) and contract counting; nothing by default."""
+
+    # wins
+
+    def _on_hu(self, event: Event) -> None:
+        actor = self._actor(event)
+        tile = self._tile(event)
+        how = event.how
+        if how == "robbing_kong":
+            self._rob_kong(event, actor, tile)
+        elif how == "rob_gold":
+            self._rob_gold(event, actor, tile)
+        elif event.target is not None:
+            self._discard_win(event, actor, tile)
+        else:
+            self._self_draw_win(event, actor, tile, bomb=how == "bomb")
+
+    def _self_draw_win(self, event: Event, actor: int, tile: Tile, bomb: bool) -> None:
+        if self.phase is not Phase.TURN or actor != self.turn:
+            raise self._wrong_time(event, f"win on {tile}")
+        opening = self._dealer_opening(actor)
+        self._expect(self.drawn is not None or opening, "C-2",
+                     f"{self.name(actor)} can't win without drawing: a self-drawn win is on "
+                     "the tile just drawn")
+        if self.drawn is not None:
+            self._expect(self.drawn == tile, "C-2",
+                         f"{self.name(actor)} drew {self.drawn}, not {tile}")
+        else:
+            self._expect(self.seats[actor].hand[tile.kind] > 0, "C-1",
+                         f"{self.name(actor)} holds no {tile}")
+        self.check_winner(actor)
+        position = self.seat_position(
+            actor, win_tile=tile, self_draw=True, after_kong=self.after_kong,
+            last_tile=self.tiles_left == 0 and not self.after_kong,
+            first_turn=self.first_turn(actor), bomb=bomb)
+        score = self._winning_score(actor, position, tile)
+        self._record_win(actor, tile, None, "bomb" if bomb else None, score)
+
+    def first_turn(self, seat: int) -> bool:
+        """天和/地和 conditions: before the seat's first discard, no claim made yet."""
+        return not self.seats[seat].discarded and not self.any_claim
+
+    def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
+        self._expect(self.DISCARD_WINS, "JX-5.1",
+                     f"{self.name(actor)} can't win on {tile}: in Jiaxing a win is by "
+                     "self-draw only, never on a discard")
+        if self.phase is not Phase.DISCARDED or self.last_discard is None:
+            raise self._wrong_time(event, f"win on {tile}")
+        discarder, discard = self.last_discard
+        self._expect(event.target == discarder and tile == discard, "C-2",
+                     f"{self.name(actor)} can't win on {tile}: the last discard is "
+                     f"{self.name(discarder)}'s {discard}")
+        self._expect(actor != discarder, "C-2", f"{self.name(actor)} can't win on their own "
+                     "discard")
+        self.check_winner(actor)
+        self.check_discard_winner_order(actor, discarder)
+        position = self.seat_position(
+            actor, win_tile=tile, extra=tile, after_kong_discard=self.kong_discard,
+            last_tile=self.tiles_left == 0)
+        score = self._winning_score(actor, position, tile)
+        self.discard_winners.append(actor)
+        self._record_win(actor, tile, discarder, None, score)
+
+    def check_discard_winner_order(self, seat: int, discarder: int) -> None:
+        """Several winners on one discard are recorded in playing order (SC-3.1)."""
+        previous = self.discard_winners[-1] if self.discard_winners else discarder
+        self._expect((seat - discarder) % 4 > (previous - discarder) % 4, "SC-3.1",
+                     f"{self.name(seat)}'s win on the same discard must be recorded in "
+                     "playing order after the discarder")
+
+    def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
+        if self.phase is not Phase.ROBBABLE or self.pending_kong is None:
+            raise RuleViolation(self.ROB_KONG_RULE, f"{self.name(actor)} can't rob a kong: "
+                                "no added kong was just declared")
+        konger, kong_tile = self.pending_kong
+        self._expect(event.target == konger and tile == kong_tile, self.ROB_KONG_RULE,
+                     f"{self.name(actor)} can rob only {self.name(konger)}'s added {kong_tile}")
+        self._expect(actor != konger, self.ROB_KONG_RULE, "a player can't rob their own kong")
+        self.check_winner(actor)
+        position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
+        score = self._winning_score(actor, position, tile)
+        # The kong does not happen (JX-8): the pung stays a pung.
+        melds = self.seats[konger].melds
+        for index, meld in enumerate(melds):
+            if meld.type == "gang" and meld.gang_kind == "added" and meld.first == kong_tile:
+                melds[index] = Meld.peng(kong_tile)
+        self._record_win(actor, tile, konger, "robbing_kong", score)
+        if not self.ended:
+            self.discard_winners.append(actor)
+
+    ROB_KONG_RULE: ClassVar[str] = "JX-8"
+
+    def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
+        raise RuleViolation("PT-5.5", "robbing the gold exists only in Putian")
+
+    def check_winner(self, seat: int) -> None:
+        """Variant limits on who may win (JX-9 gave up, SC-3.2 already won)."""
+        self._expect(not self.seats[seat].won, "SC-3.2",
+                     f"{self.name(seat)} has already won")
+
+    def _winning_score(self, seat: int, position: Position, tile: Tile) -> Score:
+        score = self.variant.score(position)
+        if not score.win:
+            reason = score.reason or "not a winning hand"
+            rule, _, sentence = reason.partition(": ")
+            raise RuleViolation(rule if sentence else self.variant.SHAPE_RULE,
+                                f"{self.name(seat)} can't win on {tile}: {sentence or reason}")
+        return score
+
+    def _record_win(self, seat: int, tile: Tile, target: int | None, how: str | None,
+                    score: Score) -> None:
+        if target is None:
+            self.seats[seat].hand[tile.kind] -= 0  # the drawn tile is already in hand
+        else:
+            self.seats[seat].hand[tile.kind] += 1
+            if how != "robbing_kong":
+                self._take_discard(target, seat)
+                self.last_discard = (target, tile)  # others may still win on it (SC-3.1)
+        deltas = self.win_deltas(seat, target, how, score)
+        for i in range(4):
+            self.deltas[i] += deltas[i]
+        self.wins.append(Win(seat, tile, target, how, score, deltas))
+        self.seats[seat].won = True
+        self.after_win(seat, target)
+
+    def win_deltas(self, seat: int, target: int | None, how: str | None,
+                   score: Score) -> list[int]:
+        raise NotImplementedError
+
+    def after_win(self, seat: int, target: int | None) -> None:
+        """Jiaxing and Putian: the hand is over; Sichuan plays on."""
+        self.phase = Phase.ENDED
+        self.end_reason = "win"
+
+    # the rest
+
+    def _on_leave(self, event: Event) -> None:
+        actor = self._actor(event)
+        self.seats[actor].left = True
+        self.on_leave(actor)
+
+    def on_leave(self, seat: int) -> None:
+        self.phase = Phase.ENDED
+        self.end_reason = "abandoned"
+
+    def _on_end(self, event: Event) -> None:
+        raise AssertionError("end is handled by finish()")
+
+    def finish(self, reason: str) -> list[int]:
+        """Check the hand may end this way; return its deltas (C-6)."""
+        if reason == "win":
+            self._expect(bool(self.wins) and self.phase is Phase.ENDED
+                         or self._all_but_one_won(), "C-5",
+                         "the hand can't end as a win: " + (self._waiting_for() if self.wins
+                                                            else "nobody has won"))
+        elif reason == "exhausted":
+            if self.phase is Phase.DISCARDED:
+                self._pass_discard()
+            if self.phase is Phase.ROBBABLE:
+                self._complete_added_kong()
+            self._expect(self.phase is Phase.DRAW and self.tiles_left == 0, "C-5",
+                         f"the hand isn't exhausted: {self.tiles_left} tiles are left"
+                         if self.tiles_left else "the hand isn't exhausted: " +
+                         self._waiting_for())
+            for seat, delta in enumerate(self.exhaustion_deltas()):
+                self.deltas[seat] += delta
+        elif reason == "abandoned":
+            pass
+        else:
+            raise RuleViolation("C-5", f"unknown end reason {reason!r}")
+        self.phase = Phase.ENDED
+        self.end_reason = reason
+        return list(self.deltas)
+
+    def _all_but_one_won(self) -> bool:
+        return False
+
+    def exhaustion_deltas(self) -> list[int]:
+        """What an exhausted hand pays (JX/PT: nothing; SC-6.4)."""
+        return [0, 0, 0, 0]
+
+    # helpers
+
+    def _actor(self, event: Event) -> int:
+        if event.actor is None:
+            raise RuleViolation("C-2", f"{event.type} needs an actor")
+        return event.actor
+
+    def _tile(self, event: Event) -> Tile:
+        if event.tile is None:
+            raise RuleViolation("C-1", f"{event.type} needs a tile")
+        return event.tile
+
+    # -- legal actions (bots, annotation) -------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Everything any seat may do now, each as the event that would record it."""
+        if self.phase is Phase.ENDED:
+            return []
+        method = getattr(self, f"_legal_{self.phase.value}")
+        actions: list[Action] = method()
+        return actions
+
+    def _legal_draw(self) -> list[Action]:
+        if self.tiles_left == 0:
+            return [Action(self.turn, Event("end", None, reason="exhausted"))]
+        tile = self.peek_wall(self.need_back)
+        source = "back" if self.need_back else "front"
+        if tile is None:
+            return [Action(self.turn, Event("draw", self.turn, tile=None, source=source))]
+        return [Action(self.turn, Event("draw", self.turn, tile=tile, source=source))]
+
+    def peek_wall(self, back: bool) -> Tile | None:
+        if self.wall is None or self.tiles_left == 0:
+            return None
+        return self.wall[self.back - 1] if back else self.wall[self.front]
+
+    def _legal_turn(self) -> list[Action]:
+        seat = self.turn
+        state = self.seats[seat]
+        actions: list[Action] = []
+        win_tile = self.drawn
+        if win_tile is not None or self._dealer_opening(seat):
+            for tile in ([win_tile] if win_tile is not None else
+                         sorted({t for t in state.tiles()})):
+                if self.can_self_draw(seat, tile):
+                    actions.append(Action(seat, Event("hu", seat, tile=tile)))
+                    break
+            if (self.drawn is not None or self._dealer_opening(seat)) and self.tiles_left:
+                for kind, n in enumerate(state.hand):
+                    if n == 4 and self.meld_tile_ok(seat, kind):
+                        actions.append(Action(seat, Event("gang", seat, tile=TILES[kind],
+                                                          kind="concealed")))
+                if self.HAS_PUNG:
+                    for meld in state.melds:
+                        if meld.type == "peng" and state.hand[meld.first.kind]:
+                            actions.append(Action(seat, Event("gang", seat, tile=meld.first,
+                                                              kind="added")))
+        actions.extend(self.extra_turn_actions(seat))
+        for kind, n in enumerate(state.hand):
+            if n and self.discard_ok(seat, TILES[kind]):
+                actions.append(Action(seat, Event("discard", seat, tile=TILES[kind])))
+        return actions
+
+    def extra_turn_actions(self, seat: int) -> list[Action]:
+        return []
+
+    def discard_ok(self, seat: int, tile: Tile) -> bool:
+        try:
+            self.check_discard(seat, tile)
+        except RuleViolation:
+            return False
+        return True
+
+    def meld_tile_ok(self, seat: int, kind: int) -> bool:
+        try:
+            self.check_meld_tile(seat, TILES[kind], "kong")
+        except RuleViolation:
+            return False
+        return True
+
+    def can_self_draw(self, seat: int, tile: Tile) -> bool:
+        try:
+            self.check_winner(seat)
+        except RuleViolation:
+            return False
+        position = self.seat_position(
+            seat, win_tile=tile, self_draw=True, after_kong=self.after_kong,
+            last_tile=self.tiles_left == 0 and not self.after_kong,
+            first_turn=self.first_turn(seat))
+        if self.variant.shanten(position) > -1 and not (
+                self.variant is Putian and Putian.bomb(position)):
+            return False
+        return self.variant.score(position).win
+
+    def can_win_on(self, seat: int, tile: Tile, *, robbing_kong: bool = False,
+                   after_kong_discard: bool = False, last_tile: bool = False) -> bool:
+        try:
+            self.check_winner(seat)
+        except RuleViolation:
+            return False
+        position = self.seat_position(seat, win_tile=tile, extra=tile, robbing_kong=robbing_kong,
+                                      after_kong_discard=after_kong_discard,
+                                      last_tile=last_tile)
+        if self.variant.shanten(position) > -1:
+            return False
+        return self.variant.score(position).win
+
+    def _legal_discarded(self) -> list[Action]:
+        assert self.last_discard is not None
+        discarder, tile = self.last_discard
+        actions: list[Action] = []
+        for step in range(1, 4):
+            seat = (discarder + step) % 4
+            state = self.seats[seat]
+            if state.out:
+                continue
+            if self.DISCARD_WINS and (not self.discard_winners or (
+                    (seat - discarder) % 4 > (self.discard_winners[-1] - discarder) % 4)):
+                if self.can_win_on(seat, tile, after_kong_discard=self.kong_discard,
+                                   last_tile=self.tiles_left == 0):
+                    actions.append(Action(seat, Event("hu", seat, tile=tile, target=discarder)))
+            if self.discard_winners or self.tiles_left < self.CLAIMS_STOP_AT:
+                continue
+            if not self.may_claim(seat):
+                continue
+            if not self.meld_tile_ok(seat, tile.kind):
+                continue
+            if self.HAS_PUNG and state.hand[tile.kind] >= 2:
+                actions.append(Action(seat, Event("peng", seat, tile=tile, target=discarder)))
+            if self.HAS_PUNG and state.hand[tile.kind] >= 3 and self.tiles_left:
+                actions.append(Action(seat, Event("gang", seat, tile=tile, target=discarder,
+                                                  kind="exposed")))
+            if self.HAS_CHOW and seat == (discarder + 1) % 4 and tile.kind < 27:
+                actions.extend(self._chows(seat, discarder, tile))
+        if self.phase is Phase.DISCARDED and (self.discard_winners or True):
+            nxt = self.next_seat(self.discard_winners[-1] if self.discard_winners else discarder)
+            if self.tiles_left == 0:
+                actions.append(Action(nxt, Event("end", None, reason="exhausted")))
+            else:
+                tile_next = self.peek_wall(False)
+                actions.append(Action(nxt, Event("draw", nxt, tile=tile_next, source="front"),
+                                      note="pass"))
+        return actions
+
+    def may_claim(self, seat: int) -> bool:
+        try:
+            self.check_claimer(seat, "claim")
+        except RuleViolation:
+            return False
+        return True
+
+    def _chows(self, seat: int, discarder: int, tile: Tile) -> list[Action]:
+        hand = self.seats[seat].hand
+        out: list[Action] = []
+        number = tile.kind % 9
+        for start in range(max(0, number - 2), min(number, 6) + 1):
+            kinds = [tile.kind - number + start + i for i in range(3)]
+            others = [k for k in kinds if k != tile.kind]
+            if all(hand[k] > 0 and not self.is_wild(k) for k in others):
+                out.append(Action(seat, Event("chi", seat, tile=tile, target=discarder,
+                                              tiles=tuple(TILES[k] for k in others))))
+        return out
+
+    def _legal_robbable(self) -> list[Action]:
+        assert self.pending_kong is not None
+        konger, tile = self.pending_kong
+        actions: list[Action] = []
+        for step in range(1, 4):
+            seat = (konger + step) % 4
+            if self.seats[seat].out:
+                continue
+            if self.can_win_on(seat, tile, robbing_kong=True):
+                actions.append(Action(seat, Event("hu", seat, tile=tile, target=konger,
+                                                  how="robbing_kong")))
+        tile_back = self.peek_wall(True)
+        actions.append(Action(konger, Event("draw", konger, tile=tile_back, source="back"),
+                              note="pass"))
+        return actions
+
+    def _legal_contract(self) -> list[Action]:
+        seat = self.contract_queue[0]
+        return [Action(seat, Event("contract", seat, choice=c)) for c in ("persist", "give_up")]
+
+    def _legal_dingque(self) -> list[Action]:
+        return []
+
+    def _legal_flowers(self) -> list[Action]:
+        return []
+
+    # -- summaries ------------------------------------------------------------
+
+    def flower_points(self, seat: int) -> int:
+        return 0
+
+
+# -- Jiaxing ------------------------------------------------------------------
+
+
+class JiaxingTable(Table):
+    """JX-1–JX-10."""
+
+    variant = Jiaxing
+    TILES_IN_PLAY = 136
+    OUT_OF_PLAY = 1  # the indicator (JX-4)
+    CLAIMS_STOP_AT = 4
+    HAS_CHOW = True
+    DISCARD_WINS = False
+    SETUP_RULE = "JX-1"
+    LEAVE_RULE = "JX-10.6"
+
+    def __init__(self, setup: HandSetup) -> None:
+        super().__init__(setup)
+        self.gave_up_seats: set[int] = set()
+
+    def _copies(self, kind: int) -> int:
+        indicator = self.setup.indicator
+        return 3 if indicator is not None and indicator.kind == kind else 4
+
+    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
+        self._expect(not self.is_wild(tile.kind), "JX-2.9",
+                     f"{self.name(seat)} can't {what} {tile}: wildcards never take part in a "
+                     "chow, pung or kong")
+        self._expect(not self.seats[seat].gave_up, "JX-9",
+                     f"{self.name(seat)} gave up and only draws and discards")
+
+    def check_claimer(self, seat: int, what: str) -> None:
+        self._expect(not self.seats[seat].gave_up, "JX-9",
+                     f"{self.name(seat)} can't {what}: they gave up and only draw and discard")
+
+    def check_winner(self, seat: int) -> None:
+        self._expect(not self.seats[seat].gave_up, "JX-9",
+                     f"{self.name(seat)} gave up and can't win this hand")
+
+    def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
+        super()._after_claim(actor, discarder, then)
+        state = self.seats[actor]
+        in_contract = {s for pair in self.contracts for s in pair}
+        if (state.claims_from[discarder] == 3 and actor not in in_contract
+                and discarder not in in_contract):
+            self.contracts.append((actor, discarder))
+            others = [(actor + step) % 4 for step in range(1, 4)]
+            self.contract_queue = [s for s in others if s != discarder
+                                   and s not in in_contract and not self.seats[s].gave_up]
+            if self.contract_queue:
+                self.contract_resume = self.phase
+                self.phase = Phase.CONTRACT
+
+    def _on_contract(self, event: Event) -> None:
+        actor = self._actor(event)
+        if self.phase is not Phase.CONTRACT:
+            raise RuleViolation("JX-9", f"{self.name(actor)} can't answer a contract: no "
+                                "contract was just formed")
+        self._expect(actor == self.contract_queue[0], "JX-9",
+                     f"{self.name(self.contract_queue[0])} answers the contract first "
+                     "(in playing order)")
+        if event.choice == "give_up":
+            self.seats[actor].gave_up = True
+            self.gave_up_seats.add(actor)
+        self.contract_queue.pop(0)
+        if not self.contract_queue:
+            self.phase = self.contract_resume
+
+    def win_deltas(self, seat: int, target: int | None, how: str | None,
+                   score: Score) -> list[int]:
+        return settlement.jiaxing_win_deltas(
+            seat, score.points, contracts=self.contracts, gave_up=self.gave_up_seats,
+            robbed=target if how == "robbing_kong" else None)
+
+    def on_leave(self, seat: int) -> None:
+        # JX-10.6: the hand ends; the leaver's fee and penalty are match-level charges.
+        self.phase = Phase.ENDED
+        self.end_reason = "abandoned"
+
+    def first_turn(self, seat: int) -> bool:
+        return not self.seats[seat].discarded and not self.any_claim
+
+    def _legal_turn(self) -> list[Action]:
+        actions = super()._legal_turn()
+        if self.seats[self.turn].gave_up:  # 抓一张打一张 (JX-9)
+            actions = [a for a in actions if a.event.type == "discard"]
+        return actions
+
+
+# -- Putian -------------------------------------------------------------------
+
+
+class PutianTable(Table):
+    """PT-1–PT-7."""
+
+    variant = Putian
+    HAND_SIZE = 16
+    TILES_IN_PLAY = 112
+    OUT_OF_PLAY = 2  # the two turned-up golds (PT-2)
+    HAS_PUNG = False
+    SETUP_RULE = "PT-1"
+    NO_CLAIM_RULE = "PT-4"
+    ROB_KONG_RULE = "PT-4"
+
+    def __init__(self, setup: HandSetup) -> None:
+        super().__init__(setup)
+        self.white_is_gold = WHITE in setup.wildcards
+        self.gold_robbable = True
+        self.flower_turn = self.dealer
+        self.flower_left = 0
+        self.flower_stage = "flower"
+        self.pass_offset = 0
+        self._begin_flower_pass()
+
+    def _copies(self, kind: int) -> int:
+        return 3 if kind in self.setup.wildcards else 4
+
+    # PT-3.1: passes from the dealer in playing order; in a player's slot they lay out
+    # every white they hold then, each followed by a replacement from the back; whites
+    # drawn meanwhile wait for the next pass.
+
+    def _begin_flower_pass(self) -> None:
+        self.pass_offset = 0
+        self._enter_flower_slot()
+
+    def _enter_flower_slot(self) -> None:
+        while self.pass_offset < 4 and not self.white_is_gold:
+            seat = (self.dealer + self.pass_offset) % 4
+            due = self.seats[seat].hand[WHITE]
+            if due:
+                self.phase = Phase.FLOWERS
+                self.flower_turn, self.flower_left, self.flower_stage = seat, due, "flower"
+                return
+            self.pass_offset += 1
+        if not self.white_is_gold and any(s.hand[WHITE] for s in self.seats):
+            self._begin_flower_pass()
+            return
+        self.phase = Phase.TURN
+        self.turn = self.dealer
+        self.drawn = None
+
+    def _on_flower(self, event: Event) -> None:
+        actor = self._actor(event)
+        tile = self._tile(event)
+        self._expect(tile.kind == WHITE and not self.white_is_gold, "PT-3",
+                     f"{self.name(actor)} can't lay out {tile}: only whites are flowers"
+                     + (", and white is gold this hand (PT-3.4)" if self.white_is_gold else ""))
+        state = self.seats[actor]
+        self._expect(state.hand[WHITE] > 0, "PT-3",
+                     f"{self.name(actor)} holds no white to lay out")
+        if self.phase is Phase.FLOWERS:
+            self._expect(actor == self.flower_turn and self.flower_stage == "flower", "PT-3.1",
+                         "the opening replacements go in playing order from the dealer: "
+                         + self._flower_expectation())
+            self.flower_stage = "draw"
+        else:
+            self._expect(self.phase is Phase.TURN and actor == self.turn, "PT-3.2",
+                         f"{self.name(actor)} can't lay out a white now: {self._waiting_for()}")
+            self.phase = Phase.DRAW
+            self.need_back = True
+            self.need_back_reason = "flower"
+            self.drawn = None
+        state.hand[WHITE] -= 1
+        state.flowers += 1
+
+    def _flower_expectation(self) -> str:
+        seat = self.flower_turn
+        if self.flower_stage == "flower":
+            return f"{self.name(seat)} lays out a white next"
+        return f"{self.name(seat)} draws a replacement from the back next"
+
+    def _on_draw(self, event: Event) -> None:
+        if self.phase is not Phase.FLOWERS:
+            super()._on_draw(event)
+            return
+        actor = self._actor(event)
+        tile = self._tile(event)
+        self._expect(actor == self.flower_turn and self.flower_stage == "draw"
+                     and event.source == "back", "PT-3.1",
+                     "the opening replacements go in order: " + self._flower_expectation())
+        self._take_from_wall(actor, tile, back=True)
+        self.seats[actor].hand[tile.kind] += 1
+        self.flower_left -= 1
+        if self.flower_left:
+            self.flower_stage = "flower"
+        else:
+            self.pass_offset += 1
+            self._enter_flower_slot()
+
+    def check_discard(self, seat: int, tile: Tile) -> None:
+        self._expect(not self.is_wild(tile.kind), "PT-2",
+                     f"{self.name(seat)} can't discard {tile}: golds can never be discarded")
+        state = self.seats[seat]
+        self._expect(tile.kind != WHITE or self.white_is_gold, "PT-3.2",
+                     f"{self.name(seat)} can't discard a white: it is laid out as a flower")
+        self._expect(self.white_is_gold or state.hand[WHITE] == 0, "PT-3.2",
+                     f"{self.name(seat)} must lay out their white before discarding")
+        if state.ready and self.drawn is not None:
+            self._expect(tile == self.drawn, "PT-5.3",
+                         f"{self.name(seat)} declared ready: the drawn {self.drawn} is "
+                         "discarded unless it wins")
+
+    def _on_discard(self, event: Event) -> None:
+        super()._on_discard(event)
+        self.gold_robbable = False
+        actor = self._actor(event)
+        state = self.seats[actor]
+        if state.ready_pending:
+            state.ready_pending = False
+            position = self.seat_position(actor)
+            self._expect(self.variant.shanten(position) == 0, "PT-5.3",
+                         f"{self.name(actor)} declared ready, but their hand is not ready")
+            state.ready = True  # the lock starts with the next draw
+
+    def _on_ready(self, event: Event) -> None:
+        actor = self._actor(event)
+        if self.phase is not Phase.TURN or actor != self.turn:
+            raise self._wrong_time(event, "declare ready")
+        state = self.seats[actor]
+        self._expect(not state.ready and not state.ready_pending, "PT-5.3",
+                     f"{self.name(actor)} is already ready")
+        state.ready_pending = True
+
+    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
+        self._expect(not self.is_wild(tile.kind), "PT-2",
+                     f"{self.name(seat)} can't {what} golds")
+
+    def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
+        self._expect(self.gold_robbable and self.phase is Phase.TURN and self.turn == self.dealer
+                     and not self.seats[self.dealer].discarded, "PT-5.5",
+                     f"{self.name(actor)} can't rob the gold: only after the opening "
+                     "replacements and before the dealer's first discard")
+        self._expect(self.is_wild(tile.kind), "PT-5.5",
+                     f"{self.name(actor)} can't rob {tile}: it is not a gold")
+        self._expect(self.used[tile.kind] < 4 or self.wall is not None, "PT-5.5",
+                     "that gold is no longer on the table")
+        position = self._rob_gold_position(actor, tile)
+        self._expect(position is not None, "PT-5.5",
+                     f"{self.name(actor)} can't rob the gold: their hand is not ready")
+        assert position is not None
+        score = self._winning_score(actor, position, tile)
+        self.seats[actor].hand[tile.kind] += 1
+        if actor == self.dealer:
+            aside = next(t for t in self.seats[actor].tiles()
+                         if t not in position.hand or
+                         self.seats[actor].hand[t.kind] > position.hand.count(t))
+            self.seats[actor].hand[aside.kind] -= 1
+        deltas = self.win_deltas(actor, None, "rob_gold", score)
+        for i in range(4):
+            self.deltas[i] += deltas[i]
+        self.wins.append(Win(actor, tile, None, "rob_gold", score, deltas))
+        self.seats[actor].won = True
+        self.after_win(actor, None)
+
+    def _rob_gold_position(self, seat: int, gold: Tile) -> Position | None:
+        """The 17-tile hand that robs the gold, the dealer setting one tile aside (PT-5.5)."""
+        tiles = self.seats[seat].tiles()
+        choices: list[list[Tile]] = [tiles]
+        if seat == self.dealer:
+            choices = []
+            for kind in sorted({t.kind for t in tiles}):
+                rest = list(tiles)
+                rest.remove(TILES[kind])
+                choices.append(rest)
+        best: Position | None = None
+        best_points = -1
+        for rest in choices:
+            position = self.seat_position(seat, win_tile=gold, robbing_gold=True)
+            position = position.with_hand((*rest, gold), gold)
+            score = self.variant.score(position)
+            if score.win and score.points > best_points:
+                best, best_points = position, score.points
+        return best
+
+    def win_deltas(self, seat: int, target: int | None, how: str | None,
+                   score: Score) -> list[int]:
+        bomb = score.extra.get("bomb")
+        flowers = [self.flower_points(s) for s in range(4)]
+        flowers[seat] = int(score.extra.get("flower_points", flowers[seat]))
+        return settlement.putian_win_deltas(
+            seat, self.dealer, dealer_streak=self.setup.dealer_streak, flower_points=flowers,
+            bomb=None if bomb == "small" else bomb)
+
+    def flower_points(self, seat: int) -> int:
+        """PT-6 for any seat (算花 among losers, PT-7.4)."""
+        state = self.seats[seat]
+        golds = sum(n for k, n in enumerate(state.hand) if self.is_wild(k))
+        white_golds = state.hand[WHITE] if self.white_is_gold else 0
+        kongs = sum(1 for m in state.melds if m.is_concealed)
+        return settlement.putian_flower_points(golds - white_golds, white_golds, state.flowers,
+                                               kongs)
+
+    def extra_turn_actions(self, seat: int) -> list[Action]:
+        state = self.seats[seat]
+        actions: list[Action] = []
+        if not self.white_is_gold and state.hand[WHITE]:
+            return [Action(seat, Event("flower", seat, tile=TILES[WHITE]))]
+        if not state.ready and not state.ready_pending:
+            actions.append(Action(seat, Event("ready", seat)))
+        if self.gold_robbable and seat == self.dealer and not state.discarded:
+            for other in range(4):
+                for kind in sorted(self.setup.wildcards):
+                    if self._rob_gold_position(other, TILES[kind]) is not None:
+                        actions.append(Action(other, Event("hu", other, tile=TILES[kind],
+                                                           how="rob_gold")))
+                        break
+        position = self.seat_position(seat, self_draw=True)
+        if self.drawn is not None and Putian.bomb(position):
+            actions.append(Action(seat, Event("hu", seat, tile=self.drawn, how="bomb")))
+        return actions
+
+    def _legal_turn(self) -> list[Action]:
+        state = self.seats[self.turn]
+        if not self.white_is_gold and state.hand[WHITE]:
+            return [Action(self.turn, Event("flower", self.turn, tile=TILES[WHITE]))]
+        return super()._legal_turn()
+
+    def _legal_flowers(self) -> list[Action]:
+        seat = self.flower_turn
+        if self.flower_stage == "flower":
+            return [Action(seat, Event("flower", seat, tile=TILES[WHITE]))]
+        return [Action(seat, Event("draw", seat, tile=self.peek_wall(True), source="back"))]
+
+
+
+# -- Sichuan ------------------------------------------------------------------
+
+
+class SichuanTable(Table):
+    """SC-1–SC-6."""
+
+    variant = Sichuan
+    TILES_IN_PLAY = 108
+    PLAY_ON = True
+    SETUP_RULE = "SC-1"
+    LEAVE_RULE = "SC-6.6"
+    ROB_KONG_RULE = "SC-5.18"
+
+    def __init__(self, setup: HandSetup) -> None:
+        super().__init__(setup)
+        self.phase = Phase.DINGQUE
+        self.any_pung_or_kong = False
+        self.kong_payments: list[tuple[int, int, int]] = []  # (payer, receiver, amount)
+
+    def _on_dingque(self, event: Event) -> None:
+        actor = self._actor(event)
+        self._expect(self.phase is Phase.DINGQUE, "SC-2",
+                     f"{self.name(actor)} can't name a void suit now: void suits are named "
+                     "right after the deal")
+        self._expect(self.seats[actor].void is None, "SC-2",
+                     f"{self.name(actor)} already named a void suit")
+        suit = event.suit
+        self._expect(suit in ("m", "p", "s"), "SC-2", "the void suit is m, p or s")
+        assert suit is not None
+        self.seats[actor].void = "mps".index(suit)
+        if all(s.void is not None for s in self.seats):
+            self.phase = Phase.TURN
+            self.turn = self.dealer
+
+    def check_discard(self, seat: int, tile: Tile) -> None:
+        void = self.seats[seat].void
+        if void is None or tile.kind // 9 == void:
+            return
+        holds_void = any(self.seats[seat].hand[void * 9 : void * 9 + 9])
+        self._expect(not holds_void, "SC-2",
+                     f"{self.name(seat)} can't discard {tile}: they still hold their void suit "
+                     f"{'mps'[void]}, which goes first")
+
+    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
+        void = self.seats[seat].void
+        self._expect(void is None or tile.kind // 9 != void, "SC-2",
+                     f"{self.name(seat)} can't {what} {tile}: it is their void suit")
+
+    def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
+        self.any_pung_or_kong = True
+        super()._after_claim(actor, discarder, then)
+
+    def first_turn(self, seat: int) -> bool:
+        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet.
+        return not self.seats[seat].discarded and not self.any_pung_or_kong
+
+    def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
+        self.any_pung_or_kong = True
+        base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
+        deltas = settlement.sichuan_kong_deltas(seat, kind, still_in=self.players_in() or [seat],
+                                                feeder=feeder)
+        for payer in range(4):
+            if deltas[payer] < 0:
+                amount = -deltas[payer] * base
+                self.seats[seat].kong_income.append((payer, amount))
+                self.deltas[payer] -= amount
+                self.deltas[seat] += amount
+
+    def win_deltas(self, seat: int, target: int | None, how: str | None,
+                   score: Score) -> list[int]:
+        if target is None:
+            return settlement.sichuan_self_draw_deltas(seat, score.points, self.players_in())
+        return settlement.sichuan_discard_win_deltas({seat: score.points}, target)
+
+    def after_win(self, seat: int, target: int | None) -> None:
+        if sum(1 for s in self.seats if s.won) >= 3:
+            self.phase = Phase.ENDED
+            self.end_reason = "win"
+            return
+        if target is None:
+            # SC-3.2: after a self-draw the next player still in draws.
+            self.turn = self.next_seat(seat)
+            self.phase = Phase.DRAW
+            self.need_back = False
+            self.drawn = None
+        # After a win on a discard (or a robbed kong) others may still win on the same
+        # tile (SC-3.1); the next draw decides where play goes on (SC-3.2).
+
+    def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
+        if self.phase is Phase.DISCARDED and self.rob_pending is not None:
+            # another robber of the same kong (一炮多响 on a kong)
+            konger, kong_tile = self.rob_pending
+            self._expect(event.target == konger and tile == kong_tile, "SC-5.18",
+                         f"{self.name(actor)} can rob only {self.name(konger)}'s {kong_tile}")
+            self.check_winner(actor)
+            self.check_discard_winner_order(actor, konger)
+            position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
+            score = self._winning_score(actor, position, tile)
+            self.discard_winners.append(actor)
+            self._record_win(actor, tile, konger, "robbing_kong", score)
+            return
+        konger_tile = self.pending_kong
+        super()._rob_kong(event, actor, tile)
+        self.rob_pending = konger_tile
+        if self.phase is not Phase.ENDED and konger_tile is not None:
+            self.last_discard = konger_tile
+            self.phase = Phase.DISCARDED
+
+    rob_pending: tuple[int, Tile] | None = None
+
+    def _pass_discard(self) -> None:
+        self.rob_pending = None
+        super()._pass_discard()
+
+    def _all_but_one_won(self) -> bool:
+        return sum(1 for s in self.seats if s.won) >= 3
+
+    def exhaustion_deltas(self) -> list[int]:
+        still_in = self.players_in()
+        if len(still_in) < 2:
+            return [0, 0, 0, 0]
+        cap = int(self.setup.rules.get("cap_fan", Sichuan.OPTIONS["cap_fan"].default))
+        base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
+        cap_points = base * 2 ** (cap - 1)
+        pigs = [s for s in still_in if self.is_flower_pig(s)]
+        ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
+        ready = {s: p for s, p in ready.items() if p > 0}
+        income = {s: self.seats[s].kong_income for s in still_in}
+        return settlement.sichuan_exhaustion_deltas(
+            still_in=still_in, flower_pigs=pigs, ready_points=ready, cap_points=cap_points,
+            kong_income=income)
+
+    def is_flower_pig(self, seat: int) -> bool:
+        """花猪: tiles of all three suits, melds included (SC-6.4a)."""
+        state = self.seats[seat]
+        suits = {k // 9 for k, n in enumerate(state.hand) if n}
+        suits.update(m.first.kind // 9 for m in state.melds)
+        return len(suits) == 3
+
+    def best_wait_points(self, seat: int) -> int:
+        """查大叫: the most this ready hand could win, as a discard win (SC-6.4b)."""
+        position = self.seat_position(seat)
+        if self.variant.shanten(position) != 0:
+            return 0
+        waits = self.variant.waits_of(position, position.hand)
+        return max((w.score.points for w in waits.waits), default=0)
+
+    def on_leave(self, seat: int) -> None:
+        # SC-6.6: the leaver is out; the hand goes on if it can.
+        if len(self.players_in()) < 2:
+            self.phase = Phase.ENDED
+            self.end_reason = "abandoned"
+        elif self.turn == seat:
+            self.turn = self.next_seat(seat)
+            self.phase = Phase.DRAW
+            self.drawn = None
+
+    def _legal_dingque(self) -> list[Action]:
+        actions: list[Action] = []
+        for seat in range(4):
+            if self.seats[seat].void is None:
+                actions.extend(Action(seat, Event("dingque", seat, suit=s)) for s in "mps")
+        return actions
+
+
+TABLES: dict[str, type[Table]] = {
+    "jiaxing": JiaxingTable, "putian": PutianTable, "sichuan": SichuanTable}
+
+
+def round_wind_name(index: int) -> str:
+    return WINDS[index]
+
+
+def seat_winds(dealer: int) -> Sequence[str]:
+    return [WINDS[(seat - dealer) % 4] for seat in range(4)]
