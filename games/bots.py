@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from games import tables
@@ -112,32 +112,52 @@ class Bot:
     # -- evaluating hands -----------------------------------------------------
 
     def _value(self, table: Table, seat: int, counts: list[int], melds: int) -> tuple[int, ...]:
-        """Lower is better: (shanten toward a legal win, shanten, −acceptance)."""
+        """Lower is better: (shanten toward a legal win, shanten)."""
+        return self._evaluator(table, seat, counts, melds)(counts)
+
+    def _evaluator(self, table: Table, seat: int, counts: Sequence[int],
+                   melds: int) -> Callable[[list[int]], tuple[int, int]]:
+        """A hand evaluator with what doesn't change between candidates worked out once."""
         variant = table.variant
-        wild = sum(counts[k] for k in table.setup.wildcards)
-        real = list(counts)
-        for kind in table.setup.wildcards:
-            real[kind] = 0
+        wild_kinds = sorted(table.setup.wildcards)
         sets = variant.SETS - melds
+        shanten = tables.shanten
         if variant.name == "sichuan":
             void = table.seats[seat].void
-            shanten = tables.shanten(real, sets, 0, void=void, honours=False)
-            if not melds:
-                shanten = min(shanten, tables.seven_pairs_shanten(real, void))
-            return (shanten, shanten)
-        honours = variant.name == "jiaxing"
-        shanten = tables.shanten(real, sets, wild, honours=honours)
-        if variant.name != "jiaxing":
-            return (shanten, shanten)
-        # JX-5.3: aim at one suit plus honours (or all pungs, which the flush covers often).
-        suit = self._focus(table, seat, real)
-        focused = [n if k // 9 == suit or k >= 27 else 0 for k, n in enumerate(real)]
-        off_suit = sum(real) - sum(focused)
-        flush = tables.shanten(focused, sets, wild) + 0 * off_suit
-        flush = max(flush, off_suit - 1)
-        return (min(flush, shanten + 2), shanten)
+            seven = tables.seven_pairs_shanten
 
-    def _focus(self, table: Table, seat: int, counts: list[int]) -> int:
+            def sichuan(c: list[int]) -> tuple[int, int]:
+                value = shanten(c, sets, 0, void=void, honours=False)
+                if not melds:
+                    value = min(value, seven(c, void))
+                return (value, value)
+            return sichuan
+        if variant.name == "putian":
+            def putian(c: list[int]) -> tuple[int, int]:
+                wild = sum(c[k] for k in wild_kinds)
+                real = list(c)
+                for kind in wild_kinds:
+                    real[kind] = 0
+                value = shanten(real, sets, wild, honours=False)
+                return (value, value)
+            return putian
+        # JX-5.3: aim at one suit plus honours (all pungs often come along).
+        suit = self._focus(table, seat, counts)
+        low, high = suit * 9, suit * 9 + 9
+
+        def jiaxing(c: list[int]) -> tuple[int, int]:
+            wild = sum(c[k] for k in wild_kinds)
+            real = list(c)
+            for kind in wild_kinds:
+                real[kind] = 0
+            plain = shanten(real, sets, wild)
+            focused = [0] * low + real[low:high] + [0] * (27 - high) + real[27:]
+            off_suit = sum(real) - sum(focused)
+            flush = max(shanten(focused, sets, wild), off_suit - 1)
+            return (min(flush, plain + 2), plain)
+        return jiaxing
+
+    def _focus(self, table: Table, seat: int, counts: Sequence[int]) -> int:
         melds = table.seats[seat].melds
         weight = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
         for meld in melds:
@@ -178,19 +198,63 @@ class Bot:
 
     def _best_discard(self, table: Table, seat: int, counts: list[int], melds: int,
                       discards: Sequence[Action]) -> Action:
+        values = self._discard_values(table, seat, counts, melds)
         scored = []
         for action in discards:
             tile = action.event.tile
             assert tile is not None
-            counts[tile.kind] -= 1
-            value = self._value(table, seat, counts, melds)
-            counts[tile.kind] += 1
-            honour_bias = 0 if tile.kind >= 27 or tile.kind in table.setup.wildcards else 1
-            if table.is_wild(tile.kind):
-                honour_bias = 5  # keep wildcards
-            scored.append((value, honour_bias, self.rng.random(), action))
+            keep = 5 if table.is_wild(tile.kind) else (0 if tile.kind >= 27 else 1)
+            scored.append((values[tile.kind], keep, self.rng.random(), action))
         scored.sort(key=lambda row: row[:3])
         return scored[0][3]
+
+    def _discard_values(self, table: Table, seat: int, counts: list[int],
+                        melds: int) -> list[tuple[int, int]]:
+        """The evaluation after discarding each kind, all kinds in one pass where possible."""
+        variant = table.variant
+        if variant.name != "jiaxing":
+            evaluate = self._evaluator(table, seat, counts, melds)
+            values = []
+            for kind in range(34):
+                if counts[kind]:
+                    counts[kind] -= 1
+                    values.append(evaluate(counts))
+                    counts[kind] += 1
+                else:
+                    values.append((99, 99))
+            return values
+        sets = variant.SETS - melds
+        wild_kinds = sorted(table.setup.wildcards)
+        wild = sum(counts[k] for k in wild_kinds)
+        real = list(counts)
+        for kind in wild_kinds:
+            real[kind] = 0
+        suit = self._focus(table, seat, counts)
+        low, high = suit * 9, suit * 9 + 9
+        focused = [0] * low + real[low:high] + [0] * (27 - high) + real[27:]
+        off_suit = sum(real) - sum(focused)
+        _, plain = tables.needed_after_each(real, sets, step=-1)
+        flush_now, flush = tables.needed_after_each(focused, sets, step=-1)
+        values = []
+        for kind in range(34):
+            if kind in table.setup.wildcards:
+                # discarding a wildcard: one wildcard fewer
+                p = tables.shanten(real, sets, wild - 1)
+                f = max(tables.shanten(focused, sets, wild - 1), off_suit - 1)
+                values.append((min(f, p + 2), p) if counts[kind] else (99, 99))
+                continue
+            if not real[kind]:
+                values.append((99, 99))
+                continue
+            p = max(plain[kind] - wild - 1, -1)
+            if low <= kind < high or kind >= 27:
+                f = max(flush[kind] - wild - 1, -1)
+                f = max(f, off_suit - 1)
+            else:
+                f = max(flush_now - wild - 1, -1)
+                f = max(f, off_suit - 2)
+            values.append((min(f, p + 2), p))
+        return values
 
     def _claim(self, table: Table, actions: Sequence[Action]) -> Action:
         passing = next(a for a in actions if a.note == "pass" or a.event.type == "end")

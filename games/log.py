@@ -11,7 +11,8 @@ This module reads a document into small frozen dataclasses (:class:`Match`,
 notation, hand sizes, which events a variant has — and reports the first
 problem as a :class:`LogError` with the 1-based hand and event numbers and,
 where one applies, a rule id of ``RULES.md``. Whether the events are legal play
-(turn order, claims, tile counts, wins, settlements) is for the replay.
+(turn order, claims, tile counts, wins, settlements) is for the replay,
+:func:`games.match.replay`.
 
 >>> match = loads('''{"format": "mahjong-log/1", "variant": "sichuan",
 ...   "players": ["Alice", "Bob", "Chen", "Dong"],
@@ -42,10 +43,11 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from importlib import resources
+from itertools import accumulate
 from typing import Any, TypeVar
 
 from games.position import BANK_ITEMS, PositionError
@@ -96,7 +98,8 @@ _TILE_NAMES = {str(tile): tile for tile in TILES}
 _DATE_TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
     r"(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?")
-_STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]')
+_NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 class LogError(ValueError):
@@ -134,10 +137,18 @@ class LogError(ValueError):
         return {"hand": self.hand, "event": self.event, "rule": self.rule,
                 "message": self.message}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with the place and the rule (a task queue may carry the error)."""
+        return _log_error, (self.message, self.hand, self.event, self.rule)
+
     def at(self, *, hand: int | None = None, event: int | None = None) -> LogError:
         """The same error placed in a hand and event (places already known are kept)."""
         return LogError(self.message, hand=self.hand if self.hand is not None else hand,
                         event=self.event if self.event is not None else event, rule=self.rule)
+
+
+def _log_error(message: str, hand: int | None, event: int | None, rule: str | None) -> LogError:
+    return LogError(message, hand=hand, event=event, rule=rule)
 
 
 @dataclass(frozen=True)
@@ -373,7 +384,11 @@ def dumps(match: Match) -> str:
       "hands": []
     }
     """
-    return "\n".join(_layout(write_log(match), "", spread=True))
+    doc = write_log(match)
+    items = [_lines(key, [_hand_lines(hand, "    ") for hand in value], "  ", "[]")
+             if key == "hands" else f"  {_json(key)}: {_json(value)}"
+             for key, value in doc.items()]
+    return _lines(None, items, "", "{}")
 
 
 def schema() -> dict[str, Any]:
@@ -387,51 +402,40 @@ def schema() -> dict[str, Any]:
     return loaded
 
 
-def _layout(value: Any, indent: str, spread: bool = False) -> Iterator[str]:
-    """Lines of JSON: flat values and events on one line, the rest spread out."""
-    if not spread and (_depth(value) <= 1 or isinstance(value, dict) and _depth(value) <= 2):
-        yield indent + json.dumps(value, ensure_ascii=False)
-        return
+def _lines(key: str | None, items: Sequence[str], indent: str, brackets: str) -> str:
+    """A JSON array or object spread over lines; ``items`` are already written."""
+    head = f"{indent}{_json(key)}: " if key is not None else indent
+    if not items:
+        return head + brackets
+    inner = ",\n".join(items)
+    return f"{head}{brackets[0]}\n{inner}\n{indent}{brackets[1]}"
+
+
+def _hand_lines(hand: dict[str, Any], indent: str) -> str:
     inner = indent + "  "
-    items: list[list[str]] = []
-    if isinstance(value, dict):
-        for key, item in value.items():
-            lines = list(_layout(item, inner))
-            lines[0] = f"{inner}{json.dumps(key, ensure_ascii=False)}: {lines[0].lstrip()}"
-            items.append(lines)
-    else:
-        items = [list(_layout(item, inner)) for item in value]
-    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
-    yield indent + opening
-    for number, lines in enumerate(items, 1):
-        if number < len(items):
-            lines[-1] += ","
-        yield from lines
-    yield indent + closing
+    items = [_lines(key, [inner + "  " + _json(row) for row in value], inner, "[]")
+             if key in ("deal", "events") else f"{inner}{_json(key)}: {_json(value)}"
+             for key, value in hand.items()]
+    return _lines(None, items, indent, "{}")
 
 
-def _depth(value: Any) -> int:
-    if isinstance(value, dict):
-        return 1 + max(map(_depth, value.values()), default=0)
-    if isinstance(value, list):
-        return 1 + max(map(_depth, value), default=0)
-    return 0
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
 
 
 # -- the text -----------------------------------------------------------------
 
 
 def _nesting(text: str) -> int:
-    """The deepest nesting of arrays and objects in JSON text (strings skipped)."""
-    depth = deepest = 0
-    for match in _STRING_OR_BRACKET.finditer(text):
-        mark = match.group()
-        if mark in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif mark in "]}":
-            depth -= 1
-    return deepest
+    """The deepest nesting of arrays and objects in JSON text (brackets in strings skipped).
+
+    >>> _nesting('{"a": [1, "]]", "\\\\\\"[["], {}}')
+    2
+    """
+    plain = text.replace("\\\\", "").replace('\\"', "")  # escaped backslashes, then quotes
+    outside = "".join(plain.split('"')[::2])
+    brackets = _NOT_BRACKETS.sub("", outside)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
 def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

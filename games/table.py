@@ -116,6 +116,13 @@ class HandSetup:
     wall: tuple[Tile, ...] | None = None
 
 
+# Discard actions are the most common; being immutable they are built once.
+_DISCARDS = [
+    [Action(seat, Event("discard", seat, tile=TILES[kind])) for kind in range(34)]
+    for seat in range(4)
+]
+
+
 def _name(kind: int) -> str:
     return str(TILES[kind])
 
@@ -169,9 +176,12 @@ class Table:
         for seat, tiles in enumerate(setup.deal):
             want = self.HAND_SIZE + (1 if seat == self.dealer else 0)
             if len(tiles) != want:
-                raise RuleViolation(self.SETUP_RULE, f"{self.name(seat)} was dealt {len(tiles)} "
-                                    f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
-                                    f" gets {want}")
+                raise RuleViolation(
+                    self.SETUP_RULE,
+                    f"{self.name(seat)} was dealt {len(tiles)} "
+                    f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
+                    f" gets {want}",
+                )
             for tile in tiles:
                 self._use(tile.kind, self.SETUP_RULE, f"{self.name(seat)}'s deal")
                 self.seats[seat].hand[tile.kind] += 1
@@ -182,8 +192,11 @@ class Table:
             for tile in self.wall:
                 self._use(tile.kind, "C-5", "the wall")
             if len(self.wall) != self.tiles_left:
-                raise RuleViolation("C-5", f"the wall holds {len(self.wall)} tiles; after the "
-                                    f"deal {self.tiles_left} should remain")
+                raise RuleViolation(
+                    "C-5",
+                    f"the wall holds {len(self.wall)} tiles; after the "
+                    f"deal {self.tiles_left} should remain",
+                )
             # Wall tiles are counted as used above; draws from it re-count nothing.
 
     def _copies(self, kind: int) -> int:
@@ -195,8 +208,11 @@ class Table:
     def _use(self, kind: int, rule: str, where: str) -> None:
         self.used[kind] += 1
         if self.used[kind] > self._copies(kind):
-            raise RuleViolation(rule, f"{where} holds a fifth copy of {_name(kind)}: only "
-                                f"{self._copies(kind)} are in play")
+            raise RuleViolation(
+                rule,
+                f"{where} holds a fifth copy of {_name(kind)}: only "
+                f"{self._copies(kind)} are in play",
+            )
 
     @property
     def ended(self) -> bool:
@@ -210,11 +226,21 @@ class Table:
     def is_wild(self, kind: int) -> bool:
         return kind in self.setup.wildcards
 
-    def seat_position(self, seat: int, win_tile: Tile | None = None, extra: Tile | None = None,
-                      *, self_draw: bool = False, after_kong: bool = False,
-                      last_tile: bool = False, robbing_kong: bool = False,
-                      first_turn: bool = False, after_kong_discard: bool = False,
-                      robbing_gold: bool = False, bomb: bool = False) -> Position:
+    def seat_position(
+        self,
+        seat: int,
+        win_tile: Tile | None = None,
+        extra: Tile | None = None,
+        *,
+        self_draw: bool = False,
+        after_kong: bool = False,
+        last_tile: bool = False,
+        robbing_kong: bool = False,
+        first_turn: bool = False,
+        after_kong_discard: bool = False,
+        robbing_gold: bool = False,
+        bomb: bool = False,
+    ) -> Position:
         """The engine's view of a seat's hand, for scoring and waits."""
         state = self.seats[seat]
         hand = state.tiles()
@@ -234,9 +260,14 @@ class Table:
             void=state.void,
             dealer_streak=self.setup.dealer_streak,
             rules=self.setup.rules,
-            self_draw=self_draw, after_kong=after_kong, last_tile=last_tile,
-            robbing_kong=robbing_kong, first_turn=first_turn,
-            after_kong_discard=after_kong_discard, robbing_gold=robbing_gold, bomb=bomb,
+            self_draw=self_draw,
+            after_kong=after_kong,
+            last_tile=last_tile,
+            robbing_kong=robbing_kong,
+            first_turn=first_turn,
+            after_kong_discard=after_kong_discard,
+            robbing_gold=robbing_gold,
+            bomb=bomb,
         )
 
     def next_seat(self, seat: int) -> int:
@@ -258,8 +289,9 @@ class Table:
             raise RuleViolation("C-5", "the hand is already over")
         handler = getattr(self, f"_on_{event.type}", None)
         if handler is None:
-            raise RuleViolation(self.SETUP_RULE,
-                                f"{event.type!r} events don't exist in {self.variant.name}")
+            raise RuleViolation(
+                self.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
+            )
         if event.type != "end" and event.actor is not None and self.seats[event.actor].left:
             raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
         handler(event)
@@ -267,13 +299,10 @@ class Table:
 
     LEAVE_RULE: ClassVar[str] = "C-2"
 
-    def _expect(self, ok: bool, rule: str, message: str) -> None:
-        if not ok:
-            raise RuleViolation(rule, message)
-
     def _wrong_time(self, event: Event, what: str) -> RuleViolation:
-        return RuleViolation("C-2", f"{self.name(event.actor or 0)} can't {what} now: "
-                             f"{self._waiting_for()}")
+        return RuleViolation(
+            "C-2", f"{self.name(event.actor or 0)} can't {what} now: {self._waiting_for()}"
+        )
 
     def _waiting_for(self) -> str:
         if self.phase is Phase.DRAW:
@@ -305,10 +334,13 @@ class Table:
         if self.phase is not Phase.DRAW or actor != self.turn:
             raise self._wrong_time(event, f"draw {tile}")
         back = event.source == "back"
-        self._expect(back == self.need_back, "C-5",
-                     f"{self.name(actor)} must draw from the "
-                     f"{'back' if self.need_back else 'front'} of the wall"
-                     f"{' (a replacement)' if self.need_back else ''}")
+        if not (back == self.need_back):
+            raise RuleViolation(
+                "C-5",
+                f"{self.name(actor)} must draw from the "
+                f"{'back' if self.need_back else 'front'} of the wall"
+                f"{' (a replacement)' if self.need_back else ''}",
+            )
         self._take_from_wall(actor, tile, back)
         self.seats[actor].hand[tile.kind] += 1
         self.drawn = tile
@@ -320,13 +352,17 @@ class Table:
 
     def _take_from_wall(self, actor: int, tile: Tile, back: bool) -> None:
         if self.tiles_left <= 0:
-            raise RuleViolation("C-5", f"{self.name(actor)} can't draw: the wall is empty and "
-                                "the hand is exhausted")
+            raise RuleViolation(
+                "C-5", f"{self.name(actor)} can't draw: the wall is empty and the hand is exhausted"
+            )
         if self.wall is not None:
             expected = self.wall[self.back - 1] if back else self.wall[self.front]
-            self._expect(expected == tile, "C-5",
-                         f"{self.name(actor)} drew {tile}, but the "
-                         f"{'back' if back else 'front'} of the wall holds {expected}")
+            if not (expected == tile):
+                raise RuleViolation(
+                    "C-5",
+                    f"{self.name(actor)} drew {tile}, but the "
+                    f"{'back' if back else 'front'} of the wall holds {expected}",
+                )
             if back:
                 self.back -= 1
             else:
@@ -354,8 +390,10 @@ class Table:
         if self.phase is not Phase.TURN or actor != self.turn:
             raise self._wrong_time(event, f"discard {tile}")
         state = self.seats[actor]
-        self._expect(state.hand[tile.kind] > 0, "C-1",
-                     f"{self.name(actor)} can't discard {tile}: it is not in their hand")
+        if not (state.hand[tile.kind] > 0):
+            raise RuleViolation(
+                "C-1", f"{self.name(actor)} can't discard {tile}: it is not in their hand"
+            )
         self.check_discard(actor, tile)
         state.hand[tile.kind] -= 1
         state.river.append((tile, False))
@@ -377,26 +415,38 @@ class Table:
             raise self._wrong_time(event, what)
         discarder, tile = self.last_discard
         target = event.target
-        self._expect(target == discarder, "C-2", f"{self.name(self._actor(event))} can't {what}: "
-                     f"the last discard is {self.name(discarder)}'s {tile}")
-        self._expect(event.tile == tile, "C-2",
-                     f"{self.name(self._actor(event))} can't {what}: the last discard is {tile}")
+        if not (target == discarder):
+            raise RuleViolation(
+                "C-2",
+                f"{self.name(self._actor(event))} can't {what}: "
+                f"the last discard is {self.name(discarder)}'s {tile}",
+            )
+        if not (event.tile == tile):
+            raise RuleViolation(
+                "C-2", f"{self.name(self._actor(event))} can't {what}: the last discard is {tile}"
+            )
         actor = self._actor(event)
-        self._expect(actor != discarder, "C-2",
-                     f"{self.name(actor)} can't claim their own discard")
-        self._expect(not self.discard_winners, "SC-3.1",
-                     f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
-                     "pung or kong)")
-        self._expect(self.tiles_left >= self.CLAIMS_STOP_AT, "JX-2.8",
-                     f"{self.name(actor)} can't {what}: no claims once fewer than four tiles "
-                     "remain in the wall")
+        if not (actor != discarder):
+            raise RuleViolation("C-2", f"{self.name(actor)} can't claim their own discard")
+        if not (not self.discard_winners):
+            raise RuleViolation(
+                "SC-3.1",
+                f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
+                "pung or kong)",
+            )
+        if not (self.tiles_left >= self.CLAIMS_STOP_AT):
+            raise RuleViolation(
+                "JX-2.8",
+                f"{self.name(actor)} can't {what}: no claims once fewer than four tiles "
+                "remain in the wall",
+            )
         self.check_claimer(actor, what)
         return discarder, tile
 
     def check_claimer(self, seat: int, what: str) -> None:
         """Variant limits on who may claim (JX-9 gave up, a Sichuan winner)."""
-        self._expect(not self.seats[seat].won, "SC-3.2",
-                     f"{self.name(seat)} has won and plays no more")
+        if not (not self.seats[seat].won):
+            raise RuleViolation("SC-3.2", f"{self.name(seat)} has won and plays no more")
 
     def _take_discard(self, discarder: int, claimer: int) -> None:
         river = self.seats[discarder].river
@@ -409,26 +459,42 @@ class Table:
 
     def _on_chi(self, event: Event) -> None:
         actor = self._actor(event)
-        self._expect(self.HAS_CHOW, self.NO_CLAIM_RULE,
-                     f"{self.variant.name.capitalize()} has no chow")
+        if not (self.HAS_CHOW):
+            raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no chow")
         tile = self._tile(event)
         discarder, _ = self._claimable(event, f"chow {tile}")
-        self._expect(actor == (discarder + 1) % 4, "JX-2.1",
-                     f"{self.name(actor)} can't chow {tile}: only the next seat after the "
-                     "discarder may chow")
+        if not (actor == (discarder + 1) % 4):
+            raise RuleViolation(
+                "JX-2.1",
+                f"{self.name(actor)} can't chow {tile}: only the next seat after the "
+                "discarder may chow",
+            )
         shown = list(event.tiles)
         kinds = sorted([tile.kind, *(t.kind for t in shown)])
-        self._expect(len(shown) == 2 and kinds[0] < 27 and kinds[0] % 9 <= 6
-                     and kinds[1] == kinds[0] + 1 and kinds[2] == kinds[0] + 2, "C-3",
-                     f"{self.name(actor)} can't chow {tile} with "
-                     f"{''.join(str(t) for t in shown)}: that is no run of three in one suit")
-        self._expect(not any(self.is_wild(k) for k in kinds), "JX-2.9",
-                     f"{self.name(actor)} can't chow with a wildcard: wildcards never take "
-                     "part in a chow, pung or kong")
+        if not (
+            len(shown) == 2
+            and kinds[0] < 27
+            and kinds[0] % 9 <= 6
+            and kinds[1] == kinds[0] + 1
+            and kinds[2] == kinds[0] + 2
+        ):
+            raise RuleViolation(
+                "C-3",
+                f"{self.name(actor)} can't chow {tile} with "
+                f"{''.join(str(t) for t in shown)}: that is no run of three in one suit",
+            )
+        if not (not any(self.is_wild(k) for k in kinds)):
+            raise RuleViolation(
+                "JX-2.9",
+                f"{self.name(actor)} can't chow with a wildcard: wildcards never take "
+                "part in a chow, pung or kong",
+            )
         hand = self.seats[actor].hand
         for shown_tile in shown:
-            self._expect(hand[shown_tile.kind] > 0, "C-1",
-                         f"{self.name(actor)} can't chow {tile}: they hold no {shown_tile}")
+            if not (hand[shown_tile.kind] > 0):
+                raise RuleViolation(
+                    "C-1", f"{self.name(actor)} can't chow {tile}: they hold no {shown_tile}"
+                )
             hand[shown_tile.kind] -= 1
         self._take_discard(discarder, actor)
         self.seats[actor].melds.append(Meld.chi(TILES[kinds[0]]))
@@ -439,13 +505,17 @@ class Table:
     def _on_peng(self, event: Event) -> None:
         actor = self._actor(event)
         tile = self._tile(event)
-        self._expect(self.HAS_PUNG, "PT-4", f"{self.variant.name.capitalize()} has no pung")
+        if not (self.HAS_PUNG):
+            raise RuleViolation("PT-4", f"{self.variant.name.capitalize()} has no pung")
         discarder, _ = self._claimable(event, f"pung {tile}")
         self.check_meld_tile(actor, tile, "pung")
         hand = self.seats[actor].hand
-        self._expect(hand[tile.kind] >= 2, "JX-2.2",
-                     f"{self.name(actor)} can't pung {tile}: they hold "
-                     f"{hand[tile.kind]} of it, a pung needs two")
+        if not (hand[tile.kind] >= 2):
+            raise RuleViolation(
+                "JX-2.2",
+                f"{self.name(actor)} can't pung {tile}: they hold "
+                f"{hand[tile.kind]} of it, a pung needs two",
+            )
         hand[tile.kind] -= 2
         self._take_discard(discarder, actor)
         self.seats[actor].melds.append(Meld.peng(tile))
@@ -478,15 +548,21 @@ class Table:
             raise RuleViolation("C-3", f"unknown kong kind {kind!r}")
 
     def _exposed_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        self._expect(self.HAS_PUNG, "PT-4", f"{self.variant.name.capitalize()} has no exposed "
-                     "kong: only concealed kongs")
+        if not (self.HAS_PUNG):
+            raise RuleViolation(
+                "PT-4",
+                f"{self.variant.name.capitalize()} has no exposed kong: only concealed kongs",
+            )
         discarder, _ = self._claimable(event, f"kong {tile}")
         self.check_meld_tile(actor, tile, "kong")
         self._kong_needs_a_replacement(actor)
         hand = self.seats[actor].hand
-        self._expect(hand[tile.kind] >= 3, "JX-2.3",
-                     f"{self.name(actor)} can't kong {tile}: they hold {hand[tile.kind]} of "
-                     "it, an exposed kong needs three")
+        if not (hand[tile.kind] >= 3):
+            raise RuleViolation(
+                "JX-2.3",
+                f"{self.name(actor)} can't kong {tile}: they hold {hand[tile.kind]} of "
+                "it, an exposed kong needs three",
+            )
         hand[tile.kind] -= 3
         self._take_discard(discarder, actor)
         self.seats[actor].melds.append(Meld.gang(tile, "exposed"))
@@ -496,16 +572,21 @@ class Table:
     def _own_kong_allowed(self, event: Event, actor: int, tile: Tile, what: str) -> None:
         if self.phase is not Phase.TURN or actor != self.turn:
             raise self._wrong_time(event, what)
-        self._expect(self.drawn is not None or self._dealer_opening(actor), "JX-2.7",
-                     f"{self.name(actor)} can't {what} right after a chow or pung: "
-                     "discard first")
+        if not (self.drawn is not None or self._dealer_opening(actor)):
+            raise RuleViolation(
+                "JX-2.7",
+                f"{self.name(actor)} can't {what} right after a chow or pung: discard first",
+            )
         self.check_meld_tile(actor, tile, "kong")
         self._kong_needs_a_replacement(actor)
 
     def _kong_needs_a_replacement(self, actor: int) -> None:
-        self._expect(self.tiles_left > 0, "C-5",
-                     f"{self.name(actor)} can't declare a kong: the wall is empty, so no "
-                     "replacement can be drawn")
+        if not (self.tiles_left > 0):
+            raise RuleViolation(
+                "C-5",
+                f"{self.name(actor)} can't declare a kong: the wall is empty, so no "
+                "replacement can be drawn",
+            )
 
     def _dealer_opening(self, seat: int) -> bool:
         return seat == self.dealer and not self.seats[seat].discarded and not self.any_claim
@@ -513,9 +594,12 @@ class Table:
     def _concealed_kong(self, event: Event, actor: int, tile: Tile) -> None:
         self._own_kong_allowed(event, actor, tile, f"kong {tile}")
         hand = self.seats[actor].hand
-        self._expect(hand[tile.kind] == 4, "JX-2.4",
-                     f"{self.name(actor)} can't declare a concealed kong of {tile}: they hold "
-                     f"{hand[tile.kind]} of it")
+        if not (hand[tile.kind] == 4):
+            raise RuleViolation(
+                "JX-2.4",
+                f"{self.name(actor)} can't declare a concealed kong of {tile}: they hold "
+                f"{hand[tile.kind]} of it",
+            )
         hand[tile.kind] = 0
         self.seats[actor].melds.append(Meld.gang(tile, "concealed"))
         self.on_kong(actor, "concealed", None)
@@ -525,17 +609,25 @@ class Table:
         self.drawn = None
 
     def _added_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        self._expect(self.HAS_PUNG, "PT-4", f"{self.variant.name.capitalize()} has no added "
-                     "kong: only concealed kongs")
+        if not (self.HAS_PUNG):
+            raise RuleViolation(
+                "PT-4", f"{self.variant.name.capitalize()} has no added kong: only concealed kongs"
+            )
         self._own_kong_allowed(event, actor, tile, f"add {tile} to a kong")
         state = self.seats[actor]
-        index = next((i for i, m in enumerate(state.melds)
-                      if m.type == "peng" and m.first == tile), None)
-        self._expect(index is not None, "JX-2.4",
-                     f"{self.name(actor)} can't add {tile} to a kong: they have no exposed "
-                     f"pung of {tile}")
-        self._expect(state.hand[tile.kind] > 0, "JX-2.4",
-                     f"{self.name(actor)} can't add {tile} to a kong: it is not in their hand")
+        index = next(
+            (i for i, m in enumerate(state.melds) if m.type == "peng" and m.first == tile), None
+        )
+        if not (index is not None):
+            raise RuleViolation(
+                "JX-2.4",
+                f"{self.name(actor)} can't add {tile} to a kong: they have no exposed "
+                f"pung of {tile}",
+            )
+        if not (state.hand[tile.kind] > 0):
+            raise RuleViolation(
+                "JX-2.4", f"{self.name(actor)} can't add {tile} to a kong: it is not in their hand"
+            )
         assert index is not None
         state.hand[tile.kind] -= 1
         state.melds[index] = Meld.gang(tile, "added")
@@ -575,20 +667,28 @@ class Table:
         if self.phase is not Phase.TURN or actor != self.turn:
             raise self._wrong_time(event, f"win on {tile}")
         opening = self._dealer_opening(actor)
-        self._expect(self.drawn is not None or opening, "C-2",
-                     f"{self.name(actor)} can't win without drawing: a self-drawn win is on "
-                     "the tile just drawn")
+        if not (self.drawn is not None or opening):
+            raise RuleViolation(
+                "C-2",
+                f"{self.name(actor)} can't win without drawing: a self-drawn win is on "
+                "the tile just drawn",
+            )
         if self.drawn is not None:
-            self._expect(self.drawn == tile, "C-2",
-                         f"{self.name(actor)} drew {self.drawn}, not {tile}")
+            if not (self.drawn == tile):
+                raise RuleViolation("C-2", f"{self.name(actor)} drew {self.drawn}, not {tile}")
         else:
-            self._expect(self.seats[actor].hand[tile.kind] > 0, "C-1",
-                         f"{self.name(actor)} holds no {tile}")
+            if not (self.seats[actor].hand[tile.kind] > 0):
+                raise RuleViolation("C-1", f"{self.name(actor)} holds no {tile}")
         self.check_winner(actor)
         position = self.seat_position(
-            actor, win_tile=tile, self_draw=True, after_kong=self.after_kong,
+            actor,
+            win_tile=tile,
+            self_draw=True,
+            after_kong=self.after_kong,
             last_tile=self.tiles_left == 0 and not self.after_kong,
-            first_turn=self.first_turn(actor), bomb=bomb)
+            first_turn=self.first_turn(actor),
+            bomb=bomb,
+        )
         score = self._winning_score(actor, position, tile)
         self._record_win(actor, tile, None, "bomb" if bomb else None, score)
 
@@ -597,22 +697,32 @@ class Table:
         return not self.seats[seat].discarded and not self.any_claim
 
     def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
-        self._expect(self.DISCARD_WINS, "JX-5.1",
-                     f"{self.name(actor)} can't win on {tile}: in Jiaxing a win is by "
-                     "self-draw only, never on a discard")
+        if not (self.DISCARD_WINS):
+            raise RuleViolation(
+                "JX-5.1",
+                f"{self.name(actor)} can't win on {tile}: in Jiaxing a win is by "
+                "self-draw only, never on a discard",
+            )
         if self.phase is not Phase.DISCARDED or self.last_discard is None:
             raise self._wrong_time(event, f"win on {tile}")
         discarder, discard = self.last_discard
-        self._expect(event.target == discarder and tile == discard, "C-2",
-                     f"{self.name(actor)} can't win on {tile}: the last discard is "
-                     f"{self.name(discarder)}'s {discard}")
-        self._expect(actor != discarder, "C-2", f"{self.name(actor)} can't win on their own "
-                     "discard")
+        if not (event.target == discarder and tile == discard):
+            raise RuleViolation(
+                "C-2",
+                f"{self.name(actor)} can't win on {tile}: the last discard is "
+                f"{self.name(discarder)}'s {discard}",
+            )
+        if not (actor != discarder):
+            raise RuleViolation("C-2", f"{self.name(actor)} can't win on their own discard")
         self.check_winner(actor)
         self.check_discard_winner_order(actor, discarder)
         position = self.seat_position(
-            actor, win_tile=tile, extra=tile, after_kong_discard=self.kong_discard,
-            last_tile=self.tiles_left == 0)
+            actor,
+            win_tile=tile,
+            extra=tile,
+            after_kong_discard=self.kong_discard,
+            last_tile=self.tiles_left == 0,
+        )
         score = self._winning_score(actor, position, tile)
         self.discard_winners.append(actor)
         self._record_win(actor, tile, discarder, None, score)
@@ -620,18 +730,27 @@ class Table:
     def check_discard_winner_order(self, seat: int, discarder: int) -> None:
         """Several winners on one discard are recorded in playing order (SC-3.1)."""
         previous = self.discard_winners[-1] if self.discard_winners else discarder
-        self._expect((seat - discarder) % 4 > (previous - discarder) % 4, "SC-3.1",
-                     f"{self.name(seat)}'s win on the same discard must be recorded in "
-                     "playing order after the discarder")
+        if not ((seat - discarder) % 4 > (previous - discarder) % 4):
+            raise RuleViolation(
+                "SC-3.1",
+                f"{self.name(seat)}'s win on the same discard must be recorded in "
+                "playing order after the discarder",
+            )
 
     def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
         if self.phase is not Phase.ROBBABLE or self.pending_kong is None:
-            raise RuleViolation(self.ROB_KONG_RULE, f"{self.name(actor)} can't rob a kong: "
-                                "no added kong was just declared")
+            raise RuleViolation(
+                self.ROB_KONG_RULE,
+                f"{self.name(actor)} can't rob a kong: no added kong was just declared",
+            )
         konger, kong_tile = self.pending_kong
-        self._expect(event.target == konger and tile == kong_tile, self.ROB_KONG_RULE,
-                     f"{self.name(actor)} can rob only {self.name(konger)}'s added {kong_tile}")
-        self._expect(actor != konger, self.ROB_KONG_RULE, "a player can't rob their own kong")
+        if not (event.target == konger and tile == kong_tile):
+            raise RuleViolation(
+                self.ROB_KONG_RULE,
+                f"{self.name(actor)} can rob only {self.name(konger)}'s added {kong_tile}",
+            )
+        if not (actor != konger):
+            raise RuleViolation(self.ROB_KONG_RULE, "a player can't rob their own kong")
         self.check_winner(actor)
         position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
         score = self._winning_score(actor, position, tile)
@@ -651,20 +770,23 @@ class Table:
 
     def check_winner(self, seat: int) -> None:
         """Variant limits on who may win (JX-9 gave up, SC-3.2 already won)."""
-        self._expect(not self.seats[seat].won, "SC-3.2",
-                     f"{self.name(seat)} has already won")
+        if not (not self.seats[seat].won):
+            raise RuleViolation("SC-3.2", f"{self.name(seat)} has already won")
 
     def _winning_score(self, seat: int, position: Position, tile: Tile) -> Score:
         score = self.variant.score(position)
         if not score.win:
             reason = score.reason or "not a winning hand"
             rule, _, sentence = reason.partition(": ")
-            raise RuleViolation(rule if sentence else self.variant.SHAPE_RULE,
-                                f"{self.name(seat)} can't win on {tile}: {sentence or reason}")
+            raise RuleViolation(
+                rule if sentence else self.variant.SHAPE_RULE,
+                f"{self.name(seat)} can't win on {tile}: {sentence or reason}",
+            )
         return score
 
-    def _record_win(self, seat: int, tile: Tile, target: int | None, how: str | None,
-                    score: Score) -> None:
+    def _record_win(
+        self, seat: int, tile: Tile, target: int | None, how: str | None, score: Score
+    ) -> None:
         if target is None:
             self.seats[seat].hand[tile.kind] -= 0  # the drawn tile is already in hand
         else:
@@ -679,8 +801,7 @@ class Table:
         self.seats[seat].won = True
         self.after_win(seat, target)
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None,
-                   score: Score) -> list[int]:
+    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
         raise NotImplementedError
 
     def after_win(self, seat: int, target: int | None) -> None:
@@ -705,19 +826,24 @@ class Table:
     def finish(self, reason: str) -> list[int]:
         """Check the hand may end this way; return its deltas (C-6)."""
         if reason == "win":
-            self._expect(bool(self.wins) and self.phase is Phase.ENDED
-                         or self._all_but_one_won(), "C-5",
-                         "the hand can't end as a win: " + (self._waiting_for() if self.wins
-                                                            else "nobody has won"))
+            if not (bool(self.wins) and self.phase is Phase.ENDED or self._all_but_one_won()):
+                raise RuleViolation(
+                    "C-5",
+                    "the hand can't end as a win: "
+                    + (self._waiting_for() if self.wins else "nobody has won"),
+                )
         elif reason == "exhausted":
             if self.phase is Phase.DISCARDED:
                 self._pass_discard()
             if self.phase is Phase.ROBBABLE:
                 self._complete_added_kong()
-            self._expect(self.phase is Phase.DRAW and self.tiles_left == 0, "C-5",
-                         f"the hand isn't exhausted: {self.tiles_left} tiles are left"
-                         if self.tiles_left else "the hand isn't exhausted: " +
-                         self._waiting_for())
+            if not (self.phase is Phase.DRAW and self.tiles_left == 0):
+                raise RuleViolation(
+                    "C-5",
+                    f"the hand isn't exhausted: {self.tiles_left} tiles are left"
+                    if self.tiles_left
+                    else "the hand isn't exhausted: " + self._waiting_for(),
+                )
             for seat, delta in enumerate(self.exhaustion_deltas()):
                 self.deltas[seat] += delta
         elif reason == "abandoned":
@@ -777,25 +903,26 @@ class Table:
         actions: list[Action] = []
         win_tile = self.drawn
         if win_tile is not None or self._dealer_opening(seat):
-            for tile in ([win_tile] if win_tile is not None else
-                         sorted({t for t in state.tiles()})):
+            for tile in [win_tile] if win_tile is not None else sorted({t for t in state.tiles()}):
                 if self.can_self_draw(seat, tile):
                     actions.append(Action(seat, Event("hu", seat, tile=tile)))
                     break
             if (self.drawn is not None or self._dealer_opening(seat)) and self.tiles_left:
                 for kind, n in enumerate(state.hand):
                     if n == 4 and self.meld_tile_ok(seat, kind):
-                        actions.append(Action(seat, Event("gang", seat, tile=TILES[kind],
-                                                          kind="concealed")))
+                        actions.append(
+                            Action(seat, Event("gang", seat, tile=TILES[kind], kind="concealed"))
+                        )
                 if self.HAS_PUNG:
                     for meld in state.melds:
                         if meld.type == "peng" and state.hand[meld.first.kind]:
-                            actions.append(Action(seat, Event("gang", seat, tile=meld.first,
-                                                              kind="added")))
+                            actions.append(
+                                Action(seat, Event("gang", seat, tile=meld.first, kind="added"))
+                            )
         actions.extend(self.extra_turn_actions(seat))
         for kind, n in enumerate(state.hand):
             if n and self.discard_ok(seat, TILES[kind]):
-                actions.append(Action(seat, Event("discard", seat, tile=TILES[kind])))
+                actions.append(_DISCARDS[seat][kind])
         return actions
 
     def extra_turn_actions(self, seat: int) -> list[Action]:
@@ -815,31 +942,86 @@ class Table:
             return False
         return True
 
+    def shape_shanten(self, seat: int, counts: Sequence[int]) -> int:
+        """Shape shanten of a seat's melds with these concealed counts (no Position built)."""
+        state = self.seats[seat]
+        stub = self._stubs.get(seat)
+        if stub is None or stub[0] != (len(state.melds), state.void):
+            position = Position(
+                variant=self.variant,
+                hand=(),
+                melds=tuple(state.melds),
+                wildcards=self.setup.wildcards,
+                void=state.void,
+            )
+            stub = self._stubs[seat] = ((len(state.melds), state.void), position)
+        wild = 0
+        if self.setup.wildcards:
+            real = list(counts)
+            for kind in self.setup.wildcards:
+                wild += real[kind]
+                real[kind] = 0
+            counts = real
+        return self.variant.shanten_of(stub[1], counts, wild)
+
+    @property
+    def _stubs(self) -> dict[int, tuple[tuple[int, int | None], Position]]:
+        stubs = self.__dict__.get("_stub_cache")
+        if stubs is None:
+            stubs = self.__dict__["_stub_cache"] = {}
+        return stubs
+
     def can_self_draw(self, seat: int, tile: Tile) -> bool:
         try:
             self.check_winner(seat)
         except RuleViolation:
             return False
+        if self.shape_shanten(seat, self.seats[seat].hand) > -1 and not (
+            self.variant is Putian
+            and sum(self.seats[seat].hand[k] for k in self.setup.wildcards) >= 3
+        ):
+            return False
         position = self.seat_position(
-            seat, win_tile=tile, self_draw=True, after_kong=self.after_kong,
+            seat,
+            win_tile=tile,
+            self_draw=True,
+            after_kong=self.after_kong,
             last_tile=self.tiles_left == 0 and not self.after_kong,
-            first_turn=self.first_turn(seat))
+            first_turn=self.first_turn(seat),
+        )
         if self.variant.shanten(position) > -1 and not (
-                self.variant is Putian and Putian.bomb(position)):
+            self.variant is Putian and Putian.bomb(position)
+        ):
             return False
         return self.variant.score(position).win
 
-    def can_win_on(self, seat: int, tile: Tile, *, robbing_kong: bool = False,
-                   after_kong_discard: bool = False, last_tile: bool = False) -> bool:
+    def can_win_on(
+        self,
+        seat: int,
+        tile: Tile,
+        *,
+        robbing_kong: bool = False,
+        after_kong_discard: bool = False,
+        last_tile: bool = False,
+    ) -> bool:
         try:
             self.check_winner(seat)
         except RuleViolation:
             return False
-        position = self.seat_position(seat, win_tile=tile, extra=tile, robbing_kong=robbing_kong,
-                                      after_kong_discard=after_kong_discard,
-                                      last_tile=last_tile)
-        if self.variant.shanten(position) > -1:
+        hand = self.seats[seat].hand
+        hand[tile.kind] += 1
+        shanten = self.shape_shanten(seat, hand)
+        hand[tile.kind] -= 1
+        if shanten > -1:
             return False
+        position = self.seat_position(
+            seat,
+            win_tile=tile,
+            extra=tile,
+            robbing_kong=robbing_kong,
+            after_kong_discard=after_kong_discard,
+            last_tile=last_tile,
+        )
         return self.variant.score(position).win
 
     def _legal_discarded(self) -> list[Action]:
@@ -851,10 +1033,13 @@ class Table:
             state = self.seats[seat]
             if state.out:
                 continue
-            if self.DISCARD_WINS and (not self.discard_winners or (
-                    (seat - discarder) % 4 > (self.discard_winners[-1] - discarder) % 4)):
-                if self.can_win_on(seat, tile, after_kong_discard=self.kong_discard,
-                                   last_tile=self.tiles_left == 0):
+            if self.DISCARD_WINS and (
+                not self.discard_winners
+                or ((seat - discarder) % 4 > (self.discard_winners[-1] - discarder) % 4)
+            ):
+                if self.can_win_on(
+                    seat, tile, after_kong_discard=self.kong_discard, last_tile=self.tiles_left == 0
+                ):
                     actions.append(Action(seat, Event("hu", seat, tile=tile, target=discarder)))
             if self.discard_winners or self.tiles_left < self.CLAIMS_STOP_AT:
                 continue
@@ -865,8 +1050,9 @@ class Table:
             if self.HAS_PUNG and state.hand[tile.kind] >= 2:
                 actions.append(Action(seat, Event("peng", seat, tile=tile, target=discarder)))
             if self.HAS_PUNG and state.hand[tile.kind] >= 3 and self.tiles_left:
-                actions.append(Action(seat, Event("gang", seat, tile=tile, target=discarder,
-                                                  kind="exposed")))
+                actions.append(
+                    Action(seat, Event("gang", seat, tile=tile, target=discarder, kind="exposed"))
+                )
             if self.HAS_CHOW and seat == (discarder + 1) % 4 and tile.kind < 27:
                 actions.extend(self._chows(seat, discarder, tile))
         if self.phase is Phase.DISCARDED and (self.discard_winners or True):
@@ -875,8 +1061,9 @@ class Table:
                 actions.append(Action(nxt, Event("end", None, reason="exhausted")))
             else:
                 tile_next = self.peek_wall(False)
-                actions.append(Action(nxt, Event("draw", nxt, tile=tile_next, source="front"),
-                                      note="pass"))
+                actions.append(
+                    Action(nxt, Event("draw", nxt, tile=tile_next, source="front"), note="pass")
+                )
         return actions
 
     def may_claim(self, seat: int) -> bool:
@@ -894,8 +1081,18 @@ class Table:
             kinds = [tile.kind - number + start + i for i in range(3)]
             others = [k for k in kinds if k != tile.kind]
             if all(hand[k] > 0 and not self.is_wild(k) for k in others):
-                out.append(Action(seat, Event("chi", seat, tile=tile, target=discarder,
-                                              tiles=tuple(TILES[k] for k in others))))
+                out.append(
+                    Action(
+                        seat,
+                        Event(
+                            "chi",
+                            seat,
+                            tile=tile,
+                            target=discarder,
+                            tiles=tuple(TILES[k] for k in others),
+                        ),
+                    )
+                )
         return out
 
     def _legal_robbable(self) -> list[Action]:
@@ -907,11 +1104,13 @@ class Table:
             if self.seats[seat].out:
                 continue
             if self.can_win_on(seat, tile, robbing_kong=True):
-                actions.append(Action(seat, Event("hu", seat, tile=tile, target=konger,
-                                                  how="robbing_kong")))
+                actions.append(
+                    Action(seat, Event("hu", seat, tile=tile, target=konger, how="robbing_kong"))
+                )
         tile_back = self.peek_wall(True)
-        actions.append(Action(konger, Event("draw", konger, tile=tile_back, source="back"),
-                              note="pass"))
+        actions.append(
+            Action(konger, Event("draw", konger, tile=tile_back, source="back"), note="pass")
+        )
         return actions
 
     def _legal_contract(self) -> list[Action]:
@@ -954,30 +1153,43 @@ class JiaxingTable(Table):
         return 3 if indicator is not None and indicator.kind == kind else 4
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        self._expect(not self.is_wild(tile.kind), "JX-2.9",
-                     f"{self.name(seat)} can't {what} {tile}: wildcards never take part in a "
-                     "chow, pung or kong")
-        self._expect(not self.seats[seat].gave_up, "JX-9",
-                     f"{self.name(seat)} gave up and only draws and discards")
+        if not (not self.is_wild(tile.kind)):
+            raise RuleViolation(
+                "JX-2.9",
+                f"{self.name(seat)} can't {what} {tile}: wildcards never take part in a "
+                "chow, pung or kong",
+            )
+        if not (not self.seats[seat].gave_up):
+            raise RuleViolation("JX-9", f"{self.name(seat)} gave up and only draws and discards")
 
     def check_claimer(self, seat: int, what: str) -> None:
-        self._expect(not self.seats[seat].gave_up, "JX-9",
-                     f"{self.name(seat)} can't {what}: they gave up and only draw and discard")
+        if not (not self.seats[seat].gave_up):
+            raise RuleViolation(
+                "JX-9", f"{self.name(seat)} can't {what}: they gave up and only draw and discard"
+            )
 
     def check_winner(self, seat: int) -> None:
-        self._expect(not self.seats[seat].gave_up, "JX-9",
-                     f"{self.name(seat)} gave up and can't win this hand")
+        if not (not self.seats[seat].gave_up):
+            raise RuleViolation("JX-9", f"{self.name(seat)} gave up and can't win this hand")
 
     def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
         super()._after_claim(actor, discarder, then)
         state = self.seats[actor]
         in_contract = {s for pair in self.contracts for s in pair}
-        if (state.claims_from[discarder] == 3 and actor not in in_contract
-                and discarder not in in_contract):
+        # JX-9: pair by pair, among players still playing normally.
+        if (
+            state.claims_from[discarder] == 3
+            and actor not in in_contract
+            and discarder not in in_contract
+            and not self.seats[discarder].gave_up
+        ):
             self.contracts.append((actor, discarder))
             others = [(actor + step) % 4 for step in range(1, 4)]
-            self.contract_queue = [s for s in others if s != discarder
-                                   and s not in in_contract and not self.seats[s].gave_up]
+            self.contract_queue = [
+                s
+                for s in others
+                if s != discarder and s not in in_contract and not self.seats[s].gave_up
+            ]
             if self.contract_queue:
                 self.contract_resume = self.phase
                 self.phase = Phase.CONTRACT
@@ -985,11 +1197,15 @@ class JiaxingTable(Table):
     def _on_contract(self, event: Event) -> None:
         actor = self._actor(event)
         if self.phase is not Phase.CONTRACT:
-            raise RuleViolation("JX-9", f"{self.name(actor)} can't answer a contract: no "
-                                "contract was just formed")
-        self._expect(actor == self.contract_queue[0], "JX-9",
-                     f"{self.name(self.contract_queue[0])} answers the contract first "
-                     "(in playing order)")
+            raise RuleViolation(
+                "JX-9", f"{self.name(actor)} can't answer a contract: no contract was just formed"
+            )
+        if not (actor == self.contract_queue[0]):
+            raise RuleViolation(
+                "JX-9",
+                f"{self.name(self.contract_queue[0])} answers the contract first "
+                "(in playing order)",
+            )
         if event.choice == "give_up":
             self.seats[actor].gave_up = True
             self.gave_up_seats.add(actor)
@@ -997,11 +1213,14 @@ class JiaxingTable(Table):
         if not self.contract_queue:
             self.phase = self.contract_resume
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None,
-                   score: Score) -> list[int]:
+    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
         return settlement.jiaxing_win_deltas(
-            seat, score.points, contracts=self.contracts, gave_up=self.gave_up_seats,
-            robbed=target if how == "robbing_kong" else None)
+            seat,
+            score.points,
+            contracts=self.contracts,
+            gave_up=self.gave_up_seats,
+            robbed=target if how == "robbing_kong" else None,
+        )
 
     def on_leave(self, seat: int) -> None:
         # JX-10.6: the hand ends; the leaver's fee and penalty are match-level charges.
@@ -1073,20 +1292,28 @@ class PutianTable(Table):
     def _on_flower(self, event: Event) -> None:
         actor = self._actor(event)
         tile = self._tile(event)
-        self._expect(tile.kind == WHITE and not self.white_is_gold, "PT-3",
-                     f"{self.name(actor)} can't lay out {tile}: only whites are flowers"
-                     + (", and white is gold this hand (PT-3.4)" if self.white_is_gold else ""))
+        if not (tile.kind == WHITE and not self.white_is_gold):
+            raise RuleViolation(
+                "PT-3",
+                f"{self.name(actor)} can't lay out {tile}: only whites are flowers"
+                + (", and white is gold this hand (PT-3.4)" if self.white_is_gold else ""),
+            )
         state = self.seats[actor]
-        self._expect(state.hand[WHITE] > 0, "PT-3",
-                     f"{self.name(actor)} holds no white to lay out")
+        if not (state.hand[WHITE] > 0):
+            raise RuleViolation("PT-3", f"{self.name(actor)} holds no white to lay out")
         if self.phase is Phase.FLOWERS:
-            self._expect(actor == self.flower_turn and self.flower_stage == "flower", "PT-3.1",
-                         "the opening replacements go in playing order from the dealer: "
-                         + self._flower_expectation())
+            if not (actor == self.flower_turn and self.flower_stage == "flower"):
+                raise RuleViolation(
+                    "PT-3.1",
+                    "the opening replacements go in playing order from the dealer: "
+                    + self._flower_expectation(),
+                )
             self.flower_stage = "draw"
         else:
-            self._expect(self.phase is Phase.TURN and actor == self.turn, "PT-3.2",
-                         f"{self.name(actor)} can't lay out a white now: {self._waiting_for()}")
+            if not (self.phase is Phase.TURN and actor == self.turn):
+                raise RuleViolation(
+                    "PT-3.2", f"{self.name(actor)} can't lay out a white now: {self._waiting_for()}"
+                )
             self.phase = Phase.DRAW
             self.need_back = True
             self.need_back_reason = "flower"
@@ -1106,9 +1333,12 @@ class PutianTable(Table):
             return
         actor = self._actor(event)
         tile = self._tile(event)
-        self._expect(actor == self.flower_turn and self.flower_stage == "draw"
-                     and event.source == "back", "PT-3.1",
-                     "the opening replacements go in order: " + self._flower_expectation())
+        if not (
+            actor == self.flower_turn and self.flower_stage == "draw" and event.source == "back"
+        ):
+            raise RuleViolation(
+                "PT-3.1", "the opening replacements go in order: " + self._flower_expectation()
+            )
         self._take_from_wall(actor, tile, back=True)
         self.seats[actor].hand[tile.kind] += 1
         self.flower_left -= 1
@@ -1119,17 +1349,26 @@ class PutianTable(Table):
             self._enter_flower_slot()
 
     def check_discard(self, seat: int, tile: Tile) -> None:
-        self._expect(not self.is_wild(tile.kind), "PT-2",
-                     f"{self.name(seat)} can't discard {tile}: golds can never be discarded")
+        if not (not self.is_wild(tile.kind)):
+            raise RuleViolation(
+                "PT-2", f"{self.name(seat)} can't discard {tile}: golds can never be discarded"
+            )
         state = self.seats[seat]
-        self._expect(tile.kind != WHITE or self.white_is_gold, "PT-3.2",
-                     f"{self.name(seat)} can't discard a white: it is laid out as a flower")
-        self._expect(self.white_is_gold or state.hand[WHITE] == 0, "PT-3.2",
-                     f"{self.name(seat)} must lay out their white before discarding")
+        if not (tile.kind != WHITE or self.white_is_gold):
+            raise RuleViolation(
+                "PT-3.2", f"{self.name(seat)} can't discard a white: it is laid out as a flower"
+            )
+        if not (self.white_is_gold or state.hand[WHITE] == 0):
+            raise RuleViolation(
+                "PT-3.2", f"{self.name(seat)} must lay out their white before discarding"
+            )
         if state.ready and self.drawn is not None:
-            self._expect(tile == self.drawn, "PT-5.3",
-                         f"{self.name(seat)} declared ready: the drawn {self.drawn} is "
-                         "discarded unless it wins")
+            if not (tile == self.drawn):
+                raise RuleViolation(
+                    "PT-5.3",
+                    f"{self.name(seat)} declared ready: the drawn {self.drawn} is "
+                    "discarded unless it wins",
+                )
 
     def _on_discard(self, event: Event) -> None:
         super()._on_discard(event)
@@ -1139,8 +1378,10 @@ class PutianTable(Table):
         if state.ready_pending:
             state.ready_pending = False
             position = self.seat_position(actor)
-            self._expect(self.variant.shanten(position) == 0, "PT-5.3",
-                         f"{self.name(actor)} declared ready, but their hand is not ready")
+            if not (self.variant.shanten(position) == 0):
+                raise RuleViolation(
+                    "PT-5.3", f"{self.name(actor)} declared ready, but their hand is not ready"
+                )
             state.ready = True  # the lock starts with the next draw
 
     def _on_ready(self, event: Event) -> None:
@@ -1148,33 +1389,44 @@ class PutianTable(Table):
         if self.phase is not Phase.TURN or actor != self.turn:
             raise self._wrong_time(event, "declare ready")
         state = self.seats[actor]
-        self._expect(not state.ready and not state.ready_pending, "PT-5.3",
-                     f"{self.name(actor)} is already ready")
+        if not (not state.ready and not state.ready_pending):
+            raise RuleViolation("PT-5.3", f"{self.name(actor)} is already ready")
         state.ready_pending = True
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        self._expect(not self.is_wild(tile.kind), "PT-2",
-                     f"{self.name(seat)} can't {what} golds")
+        if not (not self.is_wild(tile.kind)):
+            raise RuleViolation("PT-2", f"{self.name(seat)} can't {what} golds")
 
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
-        self._expect(self.gold_robbable and self.phase is Phase.TURN and self.turn == self.dealer
-                     and not self.seats[self.dealer].discarded, "PT-5.5",
-                     f"{self.name(actor)} can't rob the gold: only after the opening "
-                     "replacements and before the dealer's first discard")
-        self._expect(self.is_wild(tile.kind), "PT-5.5",
-                     f"{self.name(actor)} can't rob {tile}: it is not a gold")
-        self._expect(self.used[tile.kind] < 4 or self.wall is not None, "PT-5.5",
-                     "that gold is no longer on the table")
+        if not (
+            self.gold_robbable
+            and self.phase is Phase.TURN
+            and self.turn == self.dealer
+            and not self.seats[self.dealer].discarded
+        ):
+            raise RuleViolation(
+                "PT-5.5",
+                f"{self.name(actor)} can't rob the gold: only after the opening "
+                "replacements and before the dealer's first discard",
+            )
+        if not (self.is_wild(tile.kind)):
+            raise RuleViolation("PT-5.5", f"{self.name(actor)} can't rob {tile}: it is not a gold")
+        if not (self.used[tile.kind] < 4 or self.wall is not None):
+            raise RuleViolation("PT-5.5", "that gold is no longer on the table")
         position = self._rob_gold_position(actor, tile)
-        self._expect(position is not None, "PT-5.5",
-                     f"{self.name(actor)} can't rob the gold: their hand is not ready")
+        if not (position is not None):
+            raise RuleViolation(
+                "PT-5.5", f"{self.name(actor)} can't rob the gold: their hand is not ready"
+            )
         assert position is not None
         score = self._winning_score(actor, position, tile)
         self.seats[actor].hand[tile.kind] += 1
         if actor == self.dealer:
-            aside = next(t for t in self.seats[actor].tiles()
-                         if t not in position.hand or
-                         self.seats[actor].hand[t.kind] > position.hand.count(t))
+            aside = next(
+                t
+                for t in self.seats[actor].tiles()
+                if t not in position.hand or self.seats[actor].hand[t.kind] > position.hand.count(t)
+            )
             self.seats[actor].hand[aside.kind] -= 1
         deltas = self.win_deltas(actor, None, "rob_gold", score)
         for i in range(4):
@@ -1203,14 +1455,17 @@ class PutianTable(Table):
                 best, best_points = position, score.points
         return best
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None,
-                   score: Score) -> list[int]:
+    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
         bomb = score.extra.get("bomb")
         flowers = [self.flower_points(s) for s in range(4)]
         flowers[seat] = int(score.extra.get("flower_points", flowers[seat]))
         return settlement.putian_win_deltas(
-            seat, self.dealer, dealer_streak=self.setup.dealer_streak, flower_points=flowers,
-            bomb=None if bomb == "small" else bomb)
+            seat,
+            self.dealer,
+            dealer_streak=self.setup.dealer_streak,
+            flower_points=flowers,
+            bomb=None if bomb == "small" else bomb,
+        )
 
     def flower_points(self, seat: int) -> int:
         """PT-6 for any seat (算花 among losers, PT-7.4)."""
@@ -1218,8 +1473,9 @@ class PutianTable(Table):
         golds = sum(n for k, n in enumerate(state.hand) if self.is_wild(k))
         white_golds = state.hand[WHITE] if self.white_is_gold else 0
         kongs = sum(1 for m in state.melds if m.is_concealed)
-        return settlement.putian_flower_points(golds - white_golds, white_golds, state.flowers,
-                                               kongs)
+        return settlement.putian_flower_points(
+            golds - white_golds, white_golds, state.flowers, kongs
+        )
 
     def extra_turn_actions(self, seat: int) -> list[Action]:
         state = self.seats[seat]
@@ -1232,8 +1488,9 @@ class PutianTable(Table):
             for other in range(4):
                 for kind in sorted(self.setup.wildcards):
                     if self._rob_gold_position(other, TILES[kind]) is not None:
-                        actions.append(Action(other, Event("hu", other, tile=TILES[kind],
-                                                           how="rob_gold")))
+                        actions.append(
+                            Action(other, Event("hu", other, tile=TILES[kind], how="rob_gold"))
+                        )
                         break
         position = self.seat_position(seat, self_draw=True)
         if self.drawn is not None and Putian.bomb(position):
@@ -1251,7 +1508,6 @@ class PutianTable(Table):
         if self.flower_stage == "flower":
             return [Action(seat, Event("flower", seat, tile=TILES[WHITE]))]
         return [Action(seat, Event("draw", seat, tile=self.peek_wall(True), source="back"))]
-
 
 
 # -- Sichuan ------------------------------------------------------------------
@@ -1275,13 +1531,17 @@ class SichuanTable(Table):
 
     def _on_dingque(self, event: Event) -> None:
         actor = self._actor(event)
-        self._expect(self.phase is Phase.DINGQUE, "SC-2",
-                     f"{self.name(actor)} can't name a void suit now: void suits are named "
-                     "right after the deal")
-        self._expect(self.seats[actor].void is None, "SC-2",
-                     f"{self.name(actor)} already named a void suit")
+        if self.phase is not Phase.DINGQUE:
+            raise RuleViolation(
+                "SC-2",
+                f"{self.name(actor)} can't name a void suit now: void suits are named "
+                "right after the deal",
+            )
+        if self.seats[actor].void is not None:
+            raise RuleViolation("SC-2", f"{self.name(actor)} already named a void suit")
         suit = event.suit
-        self._expect(suit in ("m", "p", "s"), "SC-2", "the void suit is m, p or s")
+        if suit not in ("m", "p", "s"):
+            raise RuleViolation("SC-2", "the void suit is m, p or s")
         assert suit is not None
         self.seats[actor].void = "mps".index(suit)
         if all(s.void is not None for s in self.seats):
@@ -1292,15 +1552,19 @@ class SichuanTable(Table):
         void = self.seats[seat].void
         if void is None or tile.kind // 9 == void:
             return
-        holds_void = any(self.seats[seat].hand[void * 9 : void * 9 + 9])
-        self._expect(not holds_void, "SC-2",
-                     f"{self.name(seat)} can't discard {tile}: they still hold their void suit "
-                     f"{'mps'[void]}, which goes first")
+        if any(self.seats[seat].hand[void * 9 : void * 9 + 9]):
+            raise RuleViolation(
+                "SC-2",
+                f"{self.name(seat)} can't discard {tile}: they still "
+                f"hold their void suit {'mps'[void]}, which goes first",
+            )
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
         void = self.seats[seat].void
-        self._expect(void is None or tile.kind // 9 != void, "SC-2",
-                     f"{self.name(seat)} can't {what} {tile}: it is their void suit")
+        if not (void is None or tile.kind // 9 != void):
+            raise RuleViolation(
+                "SC-2", f"{self.name(seat)} can't {what} {tile}: it is their void suit"
+            )
 
     def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
         self.any_pung_or_kong = True
@@ -1313,8 +1577,9 @@ class SichuanTable(Table):
     def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
         self.any_pung_or_kong = True
         base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
-        deltas = settlement.sichuan_kong_deltas(seat, kind, still_in=self.players_in() or [seat],
-                                                feeder=feeder)
+        deltas = settlement.sichuan_kong_deltas(
+            seat, kind, still_in=self.players_in() or [seat], feeder=feeder
+        )
         for payer in range(4):
             if deltas[payer] < 0:
                 amount = -deltas[payer] * base
@@ -1322,8 +1587,7 @@ class SichuanTable(Table):
                 self.deltas[payer] -= amount
                 self.deltas[seat] += amount
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None,
-                   score: Score) -> list[int]:
+    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
         if target is None:
             return settlement.sichuan_self_draw_deltas(seat, score.points, self.players_in())
         return settlement.sichuan_discard_win_deltas({seat: score.points}, target)
@@ -1346,8 +1610,10 @@ class SichuanTable(Table):
         if self.phase is Phase.DISCARDED and self.rob_pending is not None:
             # another robber of the same kong (一炮多响 on a kong)
             konger, kong_tile = self.rob_pending
-            self._expect(event.target == konger and tile == kong_tile, "SC-5.18",
-                         f"{self.name(actor)} can rob only {self.name(konger)}'s {kong_tile}")
+            if not (event.target == konger and tile == kong_tile):
+                raise RuleViolation(
+                    "SC-5.18", f"{self.name(actor)} can rob only {self.name(konger)}'s {kong_tile}"
+                )
             self.check_winner(actor)
             self.check_discard_winner_order(actor, konger)
             position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
@@ -1383,8 +1649,12 @@ class SichuanTable(Table):
         ready = {s: p for s, p in ready.items() if p > 0}
         income = {s: self.seats[s].kong_income for s in still_in}
         return settlement.sichuan_exhaustion_deltas(
-            still_in=still_in, flower_pigs=pigs, ready_points=ready, cap_points=cap_points,
-            kong_income=income)
+            still_in=still_in,
+            flower_pigs=pigs,
+            ready_points=ready,
+            cap_points=cap_points,
+            kong_income=income,
+        )
 
     def is_flower_pig(self, seat: int) -> bool:
         """花猪: tiles of all three suits, melds included (SC-6.4a)."""
@@ -1420,7 +1690,10 @@ class SichuanTable(Table):
 
 
 TABLES: dict[str, type[Table]] = {
-    "jiaxing": JiaxingTable, "putian": PutianTable, "sichuan": SichuanTable}
+    "jiaxing": JiaxingTable,
+    "putian": PutianTable,
+    "sichuan": SichuanTable,
+}
 
 
 def round_wind_name(index: int) -> str:

@@ -236,9 +236,10 @@ def needed_two_suits(counts: Sequence[int], sets: int) -> tuple[int, int, int]:
 
 
 def needed_after_each(
-    counts: Sequence[int], sets: int, void: int | None = None, honours: bool = True
+    counts: Sequence[int], sets: int, void: int | None = None, honours: bool = True,
+    step: int = 1,
 ) -> tuple[int, list[int]]:
-    """Tiles needed now, and after adding one tile of each of the 34 kinds.
+    """Tiles needed now, and after adding (``step`` −1: removing) one tile of each kind.
 
     Only the added tile's part changes, so each kind costs one lookup and one
     combination with the other three parts, precombined. Kinds that can't be
@@ -248,18 +249,28 @@ def needed_after_each(
     ab, cd = combine(ids[0], ids[1]), combine(ids[2], ids[3])
     others = (combine(ids[1], cd), combine(ids[0], cd), combine(ab, ids[3]), combine(ab, ids[2]))
     index = sets * 2 + 1
-    now = _vectors[combine(ab, cd)][index]
+    vectors, combined = _vectors, _combined
+    now = vectors[combine(ab, cd)][index]
     out = [INF] * 34
     for part in range(4 if honours else 3):
         if part == void:
             continue
-        width, lookup = (9, suit_id) if part < 3 else (7, honour_id)
+        width, lookup, known = (9, suit_id, _suit_ids) if part < 3 else (7, honour_id, _honour_ids)
         key = list(counts[part * 9 : part * 9 + width])
         other = others[part]
         for i in range(width):
-            key[i] += 1
-            out[part * 9 + i] = _vectors[combine(lookup(tuple(key)), other)][index]
-            key[i] -= 1
+            if key[i] + step < 0:
+                continue
+            key[i] += step
+            grown = tuple(key)
+            key[i] -= step
+            found = known.get(grown)
+            if found is None:
+                found = lookup(grown)
+            pair = combined.get((found, other))
+            if pair is None:
+                pair = combine(found, other)
+            out[part * 9 + i] = vectors[pair][index]
     return now, out
 
 

@@ -864,8 +864,14 @@ class Sichuan(Variant):
     @classmethod
     def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
         by_void = tables.needed_two_suits(counts, cls.SETS - len(position.melds))
-        pairs = [sum(n // 2 for n in counts[s * 9 : s * 9 + 9]) for s in range(3)]
-        singles = [sum(n % 2 for n in counts[s * 9 : s * 9 + 9]) for s in range(3)]
+        pairs = [0, 0, 0]
+        singles = [0, 0, 0]
+        if not position.melds:
+            for kind in range(27):
+                n = counts[kind]
+                if n:
+                    pairs[kind // 9] += n >> 1
+                    singles[kind // 9] += n & 1
         best = tables.INF
         for void in cls._voids(position):
             assert void is not None

@@ -5,7 +5,8 @@
 - C-4, wildcards: against a brute force that substitutes every multiset of kinds
   for the wildcards (a fifth copy allowed), and against a simple recursive decomposer.
 - PT-5.1: Putian's 17-tile shape (5 sets + a pair, golds wild) and ``Putian.score``
-  against the same decomposer.
+  against the same decomposer; 16/17-tile shanten against a brute force over
+  tile replacements (which also checks the void suit of SC-2).
 - SC-4.1: seven pairs (four identical tiles count as two pairs) against an
   independent maximum-overlap computation, and Sichuan's scoring of such hands.
 
@@ -114,7 +115,7 @@ def _is_thirteen_orphans(counts: Sequence[int]) -> bool:
 # An independent decomposer (C-3, C-4): lowest tile first, wildcards fill gaps.
 
 
-@functools.lru_cache(maxsize=1 << 20)
+@functools.lru_cache(maxsize=1 << 18)
 def _decomposes(counts: tuple[int, ...], wild: int, sets: int, pairs: int) -> bool:
     """Whether real ``counts`` + ``wild`` wildcards form exactly ``sets`` sets + ``pairs`` pairs.
 

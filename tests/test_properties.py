@@ -4,7 +4,8 @@
   wildcards, in valid chows, pungs and a pair; a hand has readings exactly when
   ``tables.is_complete_shape`` says it is complete.
 - JX-5, PT-5, SC-4: ``waits`` lists exactly the drawable tiles whose ``score``
-  says win, for each variant.
+  says win, for each variant, and ``accepted`` exactly the draws that lower the
+  shanten.
 - Discard tables: each discard's shanten is the variant's shanten of the hand
   without that tile, the best of them is the hand's own; PT-2 and SC-2 limit
   which tiles may be discarded.
@@ -248,13 +249,16 @@ def _position(obj: dict[str, Any]) -> Position:
 
 
 def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
+    """Waits = drawable tiles whose score wins; accepted = draws that lower the shanten."""
     position = _position(obj)
     result = position.variant.waits(position)
     assert isinstance(result, Waits)
     listed = {w.tile.kind: w for w in result.waits}
     assert len(listed) == len(result.waits)  # each tile once
     assert set(listed) <= set(drawable), obj
+    accepted = {a.tile.kind: a for a in result.accepted}
     winners: dict[int, Any] = {}
+    improving: set[int] = set()
     for kind in drawable:
         tile = str(TILES[kind])
         try:
@@ -263,7 +267,11 @@ def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
             # No such tile left to draw (C-1, PT-2): a wait on it can have none remaining.
             if kind in listed:
                 assert listed.pop(kind).remaining == 0, (obj, tile)
+            if kind in accepted:
+                assert accepted.pop(kind).remaining == 0, (obj, tile)
             continue
+        if grown.variant.shanten(grown) < result.shanten:
+            improving.add(kind)
         score = grown.variant.score(grown)
         if score.win:
             winners[kind] = score
@@ -271,6 +279,10 @@ def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
         f"{obj}: waits {[str(TILES[k]) for k in sorted(listed)]}, "
         f"score wins on {[str(TILES[k]) for k in sorted(winners)]}")
     event(f"shanten {min(result.shanten, 2)}, {'some' if listed else 'no'} waits")
+    assert sorted(accepted) == sorted(improving), (
+        f"{obj}: accepted {[str(TILES[k]) for k in sorted(accepted)]}, "
+        f"lowering the shanten {[str(TILES[k]) for k in sorted(improving)]}")
+    assert result.shanten == position.variant.shanten(position), obj
     for kind, wait in listed.items():
         assert wait.score.points == winners[kind].points, (obj, str(TILES[kind]))
     for wait in result.waits:  # a draw wins on the shape only from a ready hand ...

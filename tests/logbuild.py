@@ -1,0 +1,361 @@
+"""Building ``mahjong-log/1`` documents for the hand-history tests.
+
+A :class:`HandBuilder` holds one hand: its deal (short hands are padded with
+unremarkable tiles), a complete wall (the tiles left after the deal and the
+turned-up indicator or golds, with chosen tiles at the front and the back) and
+the events, written one call at a time. It only keeps the wall's two ends and
+each seat's tiles so that draws can be filled in; it checks no rule — that is
+the engine's job, and the tests' expectations come from RULES.md.
+
+>>> hand = HandBuilder("sichuan", ["1m" * 14, "", "", ""], pad="p")
+>>> len(hand.deal[0]), len(hand.deal[1]), len(hand.wall)
+(14, 13, 55)
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from games.log import LogError, read_log, write_log
+from games.match import MatchResult, Replayer, replay
+from games.table import TABLES, Table
+
+Doc = dict[str, Any]
+Event = dict[str, Any]
+
+PLAYERS = ["Ann", "Ben", "Cal", "Dee"]
+
+_SUITED = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
+_HONOURS = [f"{n}z" for n in range(1, 8)]
+KINDS = {
+    "jiaxing": _SUITED + _HONOURS,
+    "putian": _SUITED + ["5z"],
+    "sichuan": list(_SUITED),
+}
+HAND_SIZE = {"jiaxing": 13, "putian": 16, "sichuan": 13}
+
+
+def tiles(text: str) -> list[str]:
+    """``"123m55z"`` -> ``["1m", "2m", "3m", "5z", "5z"]`` (also accepts ``"1m 1m"``)."""
+    out: list[str] = []
+    digits = ""
+    for char in text.replace(" ", ""):
+        if char.isdigit():
+            digits += char
+        elif char in "mpsz":
+            if not digits:
+                raise ValueError(f"no digits before {char!r} in {text!r}")
+            out.extend(f"{d}{char}" for d in digits)
+            digits = ""
+        else:
+            raise ValueError(f"bad tile text {text!r}")
+    if digits:
+        raise ValueError(f"digits without a suit in {text!r}")
+    return out
+
+
+def _pad_kinds(variant: str, pad: str | None) -> list[str]:
+    if pad is None:
+        return KINDS[variant]
+    wanted: list[str] = []
+    for part in re.findall(r"\d*[mpsz]", pad):
+        if part[:-1]:
+            wanted.extend(tiles(part))
+        else:
+            wanted.extend(k for k in KINDS[variant] if k.endswith(part))
+    return [k for k in KINDS[variant] if k in wanted]
+
+
+class HandBuilder:
+    """One hand of a document, written event by event."""
+
+    def __init__(self, variant: str, deal: Sequence[str], *, dealer: int = 0,
+                 front: str = "", back: str = "", wildcards: Sequence[str] | None = None,
+                 indicator: str | None = None, round_wind: str = "E",
+                 dice: Sequence[int] = (2, 5), bank: Sequence[str] | None = None,
+                 dealer_streak: int | None = None, wall: bool = True,
+                 pad: str | None = None, avoid: str = "") -> None:
+        """``deal``: four hand texts, padded to size; ``front``/``back``: the wall's
+        first tiles from the front and the first replacement tiles from the back, in
+        the order they are drawn; ``pad``: the kinds padding may use (``"mp"``, ``"19m5z"``);
+        ``avoid``: kinds padding must not use."""
+        self.variant = variant
+        self.dealer = dealer
+        self.fields: dict[str, Any] = {"dealer": dealer}
+        if variant == "jiaxing":
+            self.fields["round_wind"] = round_wind
+        self.fields["dice"] = list(dice)
+        out_of_play: list[str] = []
+        if variant == "jiaxing":
+            if wildcards is None and indicator is None:
+                indicator, wildcards = "8s", ["9s"]
+            self.fields["wildcards"] = list(wildcards or [])
+            if indicator is not None:
+                self.fields["indicator"] = indicator
+                out_of_play.append(indicator)
+            if bank is not None:
+                self.fields["bank"] = list(bank)
+        elif variant == "putian":
+            wildcards = list(wildcards or ["9p", "9s"])
+            self.fields["wildcards"] = wildcards
+            out_of_play.extend(wildcards)
+            if dealer_streak is not None:
+                self.fields["dealer_streak"] = dealer_streak
+        self.wildcards = list(self.fields.get("wildcards", []))
+
+        pool = Counter({kind: 4 for kind in KINDS[variant]})
+        pool.subtract(out_of_play)
+        hands = [tiles(text) for text in deal]
+        front_tiles, back_tiles = tiles(front), tiles(back)
+        for tile in [*(t for h in hands for t in h), *front_tiles, *back_tiles]:
+            pool[tile] -= 1
+            if pool[tile] < 0:
+                raise ValueError(f"the test asks for too many {tile}")
+        named = {t for h in hands for t in h} | set(front_tiles) | set(back_tiles)
+        named |= set(self.wildcards) | set(out_of_play) | set(tiles(avoid))
+        allowed = [k for k in _pad_kinds(variant, pad) if k not in named]
+        padding = [k for round_ in range(4) for k in allowed if pool[k] > round_]
+        for seat, hand in enumerate(hands):
+            size = HAND_SIZE[variant] + (seat == dealer)
+            while len(hand) < size:
+                if not padding:
+                    raise ValueError("no padding tiles left")
+                tile = padding.pop(0)
+                pool[tile] -= 1
+                hand.append(tile)
+            if len(hand) != size:
+                raise ValueError(f"seat {seat} is given {len(hand)} tiles, not {size}")
+        self.deal = hands
+        middle = [k for k in KINDS[variant] for _ in range(max(pool[k], 0))]
+        self.wall = [*front_tiles, *middle, *reversed(back_tiles)]
+        self.use_wall = wall
+        self.front = 0
+        self.back = len(self.wall)
+        self.held = [Counter(h) for h in hands]
+        self.events: list[Event] = []
+        self.last_discard: tuple[int, str] | None = None
+        self.last_drawn: str | None = None
+
+    # -- what is left ------------------------------------------------------------
+
+    @property
+    def left(self) -> int:
+        """Tiles still in the wall."""
+        return self.back - self.front
+
+    def peek(self, back: bool = False) -> str:
+        return self.wall[self.back - 1] if back else self.wall[self.front]
+
+    # -- events ------------------------------------------------------------------
+
+    def add(self, event: Event) -> HandBuilder:
+        """Append a raw event (no bookkeeping)."""
+        self.events.append(event)
+        return self
+
+    def draw(self, actor: int, tile: str | None = None, *, back: bool = False,
+             written_from: bool = False) -> HandBuilder:
+        """Draw the next wall tile (from the back for a replacement); ``tile`` overrides it."""
+        if tile is None:
+            tile = self.peek(back)
+        if back:
+            self.back -= 1
+        else:
+            self.front += 1
+        event: Event = {"type": "draw", "actor": actor, "tile": tile}
+        if back:
+            event["from"] = "back"
+        elif written_from:
+            event["from"] = "front"
+        self.held[actor][tile] += 1
+        self.last_drawn = tile
+        return self.add(event)
+
+    def discard(self, actor: int, tile: str | None = None) -> HandBuilder:
+        """Discard ``tile`` (default: the tile just drawn)."""
+        tile = tile or self.last_drawn
+        assert tile is not None
+        self.held[actor][tile] -= 1
+        self.last_discard = (actor, tile)
+        return self.add({"type": "discard", "actor": actor, "tile": tile})
+
+    def chi(self, actor: int, shown: str, target: int | None = None,
+            tile: str | None = None) -> HandBuilder:
+        target, tile = self._claimed(target, tile)
+        shown_tiles = tiles(shown)
+        for t in shown_tiles:
+            self.held[actor][t] -= 1
+        return self.add({"type": "chi", "actor": actor, "target": target, "tile": tile,
+                         "tiles": shown_tiles})
+
+    def peng(self, actor: int, target: int | None = None, tile: str | None = None) -> HandBuilder:
+        target, tile = self._claimed(target, tile)
+        self.held[actor][tile] -= 2
+        return self.add({"type": "peng", "actor": actor, "target": target, "tile": tile})
+
+    def gang(self, actor: int, kind: str, tile: str | None = None,
+             target: int | None = None) -> HandBuilder:
+        """A kong; an exposed kong takes the last discard. The replacement draw is separate."""
+        if kind == "exposed":
+            target, tile = self._claimed(target, tile)
+            self.held[actor][tile] -= 3
+            return self.add({"type": "gang", "actor": actor, "kind": kind, "target": target,
+                             "tile": tile})
+        assert tile is not None
+        self.held[actor][tile] -= 4 if kind == "concealed" else 1
+        return self.add({"type": "gang", "actor": actor, "kind": kind, "tile": tile})
+
+    def hu(self, actor: int, tile: str | None = None, *, target: int | None = None,
+           how: str | None = None) -> HandBuilder:
+        event: Event = {"type": "hu", "actor": actor, "tile": tile or self.last_drawn}
+        if target is not None:
+            event["target"] = target
+        if how is not None:
+            event["how"] = how
+        return self.add(event)
+
+    def ron(self, actor: int) -> HandBuilder:
+        """A win on the last discard."""
+        assert self.last_discard is not None
+        discarder, tile = self.last_discard
+        return self.hu(actor, tile, target=discarder)
+
+    def flower(self, actor: int) -> HandBuilder:
+        self.held[actor]["5z"] -= 1
+        return self.add({"type": "flower", "actor": actor, "tile": "5z"})
+
+    def ready(self, actor: int) -> HandBuilder:
+        return self.add({"type": "ready", "actor": actor})
+
+    def dingque(self, actor: int, suit: str) -> HandBuilder:
+        return self.add({"type": "dingque", "actor": actor, "suit": suit})
+
+    def dingques(self, suits: str) -> HandBuilder:
+        """Every seat names its void suit, seat 0 first: ``"spmm"``."""
+        for seat, suit in enumerate(suits):
+            self.dingque(seat, suit)
+        return self
+
+    def contract(self, actor: int, choice: str) -> HandBuilder:
+        return self.add({"type": "contract", "actor": actor, "choice": choice})
+
+    def leave(self, actor: int) -> HandBuilder:
+        return self.add({"type": "leave", "actor": actor})
+
+    def end(self, reason: str = "win", deltas: Sequence[int] | None = None) -> HandBuilder:
+        event: Event = {"type": "end", "reason": reason}
+        if deltas is not None:
+            event["deltas"] = list(deltas)
+        return self.add(event)
+
+    def cycle(self, seat: int, draws: int) -> HandBuilder:
+        """``draws`` turns of draw-and-discard, from ``seat`` on in playing order.
+
+        Each player discards the tile they drew; a Putian white is laid out and
+        replaced first, and a drawn gold (never discarded, PT-2) is kept and an
+        ordinary tile goes instead.
+        """
+        for step in range(draws):
+            actor = (seat + step) % 4
+            self.draw(actor)
+            tile = self.last_drawn
+            if self.variant == "putian":
+                while tile == "5z" and "5z" not in self.wildcards:
+                    self.flower(actor)
+                    self.draw(actor, back=True)
+                    tile = self.last_drawn
+                if tile in self.wildcards:
+                    tile = next(t for t, n in sorted(self.held[actor].items())
+                                if n > 0 and t not in self.wildcards and t != "5z")
+            self.discard(actor, tile)
+        return self
+
+    def _claimed(self, target: int | None, tile: str | None) -> tuple[int, str]:
+        assert self.last_discard is not None or (target is not None and tile is not None)
+        discarder, discarded = self.last_discard or (target, tile)
+        return (discarder if target is None else target,
+                discarded if tile is None else tile)
+
+    # -- the hand as JSON ----------------------------------------------------------
+
+    def to_json(self) -> Doc:
+        out = dict(self.fields)
+        out["deal"] = [list(h) for h in self.deal]
+        if self.use_wall:
+            out["wall"] = list(self.wall)
+        out["events"] = copy.deepcopy(self.events)
+        return out
+
+
+def document(variant: str, *hands: HandBuilder | Doc, rules: dict[str, Any] | None = None) -> Doc:
+    """A whole document of the given hands."""
+    doc: Doc = {"format": "mahjong-log/1", "variant": variant, "players": list(PLAYERS)}
+    if rules is not None:
+        doc["rules"] = dict(rules)
+    doc["hands"] = [h.to_json() if isinstance(h, HandBuilder) else h for h in hands]
+    return doc
+
+
+def single(hand: HandBuilder, rules: dict[str, Any] | None = None) -> Doc:
+    return document(hand.variant, hand, rules=rules)
+
+
+# -- running documents -------------------------------------------------------------
+
+
+def run(doc: Doc) -> MatchResult:
+    """Read and replay a document (raises LogError)."""
+    return replay(read_log(doc))
+
+
+def rejection(doc: Doc) -> LogError:
+    """The LogError a document gets; fails the test when it is accepted."""
+    try:
+        run(doc)
+    except LogError as error:
+        return error
+    raise AssertionError("the document was accepted")
+
+
+def tables_before_events(doc: Doc) -> Iterable[tuple[int, int, Table, Any]]:
+    """For every event but ``end``: (hand, event number, the table just before it, the event).
+
+    Each event is applied after it is yielded, so the table moves on.
+    """
+    match = read_log(doc)
+    replayer = Replayer(match)
+    for number, hand in enumerate(match.hands, start=1):
+        table = replayer.begin(number, hand)
+        reason = "abandoned"
+        for index, event in enumerate(hand.events, start=1):
+            if event.type == "end":
+                reason = event.reason or "win"
+                table.finish(reason)
+                break
+            yield number, index, table, event
+            table.apply(event)
+        replayer.conclude(number, hand, table, reason)
+
+
+def table_after(doc: Doc, hand: int = 1, events: int | None = None) -> Table:
+    """The table of ``hand`` after its first ``events`` events (all but end by default)."""
+    match = read_log(doc)
+    replayer = Replayer(match)
+    for number, played in enumerate(match.hands, start=1):
+        if number < hand:
+            replayer.play(number, played)
+            continue
+        table = TABLES[match.variant](replayer.setup_for(number, played))
+        todo = [e for e in played.events if e.type != "end"]
+        for event in todo[: len(todo) if events is None else events]:
+            table.apply(event)
+        return table
+    raise ValueError(f"no hand {hand}")
+
+
+def roundtrip(doc: Doc) -> Doc:
+    return write_log(read_log(doc))
