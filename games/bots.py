@@ -273,11 +273,13 @@ class Bot:
             else:
                 after[event.tile.kind] -= 3 if event.type == "gang" else 2
             value = self._value(table, seat, after, len(state.melds) + 1)
-            # after a pung or chow a tile goes: a claim must keep the hand as close
-            gain = (value[0] - (1 if event.type != "gang" else 0), value[1])
-            if gain[0] < before[0] or (event.type == "gang" and gain[0] <= before[0]):
-                if best is None or gain < best[0]:
-                    best = (gain, claim)
+            # A pung or chow must bring the hand closer; a kong must not set it back
+            # (and is preferred on a tie: it scores and draws a tile).
+            kong = event.type == "gang"
+            if value[0] < before[0] or (kong and value[0] <= before[0]):
+                key = (value[0], 0 if kong else 1, value[1])
+                if best is None or key < best[0]:
+                    best = (key, claim)
         if best is not None and self.rng.random() < 0.9:
             return best[1]
         return passing
@@ -367,7 +369,17 @@ def coverage(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
         replayer = Replayer(match)
         for result in replayer.hands():
             table = result.table
+            streak: list[Event] = []
             for hand_event in match.hands[result.number - 1].events:
+                if hand_event.type == "hu" and hand_event.target is not None and (
+                        streak and streak[-1].target == hand_event.target):
+                    streak.append(hand_event)
+                elif hand_event.type == "hu" and hand_event.target is not None:
+                    streak = [hand_event]
+                else:
+                    if len(streak) >= 2:
+                        rules[f"SC-3.1 {len(streak)} winners on one discard"] += 1
+                    streak = []
                 key = hand_event.type
                 if hand_event.type == "hu" and hand_event.how:
                     key = f"hu:{hand_event.how}"

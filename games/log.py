@@ -157,7 +157,7 @@ class Event:
 
     ``source`` is a draw's ``from`` (``"front"`` or ``"back"``); ``source_written``
     records whether the document wrote ``from``, so that writing gives the same
-    document back.
+    document back (it takes no part in comparisons).
 
     >>> Event("discard", 0, tile=Tile.parse("7z")).to_json()
     {'type': 'discard', 'actor': 0, 'tile': '7z'}
@@ -177,7 +177,7 @@ class Event:
     choice: str | None = None
     reason: str | None = None
     deltas: tuple[int, ...] | None = None
-    source_written: bool = field(default=False, repr=False)
+    source_written: bool = field(default=False, repr=False, compare=False)
 
     def __repr__(self) -> str:
         shown = [f"type={self.type!r}"]
@@ -251,7 +251,7 @@ class Match:
     """A whole document. ``rules`` holds the options as written (see :meth:`options`).
 
     ``rules_written`` records whether the document had a ``rules`` object, so that
-    an empty ``"rules": {}`` survives a round trip.
+    an empty ``"rules": {}`` survives a round trip (it takes no part in comparisons).
     """
 
     variant: str
@@ -260,7 +260,7 @@ class Match:
     rules: dict[str, int | str | bool] = field(default_factory=dict)
     title: str | None = None
     played_at: str | None = None
-    rules_written: bool = field(default=True, repr=False)
+    rules_written: bool = field(default=True, repr=False, compare=False)
 
     @property
     def variant_class(self) -> type[Variant]:

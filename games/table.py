@@ -1206,6 +1206,7 @@ class JiaxingTable(Table):
                 f"{self.name(self.contract_queue[0])} answers the contract first "
                 "(in playing order)",
             )
+        self.settlement_notes.append(f"JX-9 {event.choice}")
         if event.choice == "give_up":
             self.seats[actor].gave_up = True
             self.gave_up_seats.add(actor)
@@ -1459,6 +1460,13 @@ class PutianTable(Table):
         bomb = score.extra.get("bomb")
         flowers = [self.flower_points(s) for s in range(4)]
         flowers[seat] = int(score.extra.get("flower_points", flowers[seat]))
+        losers = [flowers[s] for s in range(4) if s != seat]
+        if max(losers) != min(losers):
+            self.settlement_notes.append("PT-7.4 算花")
+        if seat != self.dealer:
+            self.settlement_notes.append("PT-7.2 dealer pays 2 more")
+        if self.setup.dealer_streak:
+            self.settlement_notes.append("PT-7.1 streak base")
         return settlement.putian_win_deltas(
             seat,
             self.dealer,
@@ -1648,6 +1656,13 @@ class SichuanTable(Table):
         ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
         ready = {s: p for s, p in ready.items() if p > 0}
         income = {s: self.seats[s].kong_income for s in still_in}
+        not_ready = [s for s in still_in if s not in ready]
+        if pigs and len(pigs) < len(still_in):
+            self.settlement_notes.append("SC-6.4a 查花猪")
+        if ready and any(s not in pigs for s in not_ready):
+            self.settlement_notes.append("SC-6.4b 查大叫")
+        if any(income[s] for s in not_ready):
+            self.settlement_notes.append("SC-6.4c kong refunds")
         return settlement.sichuan_exhaustion_deltas(
             still_in=still_in,
             flower_pigs=pigs,

@@ -116,9 +116,12 @@ class HandBuilder:
             if pool[tile] < 0:
                 raise ValueError(f"the test asks for too many {tile}")
         named = {t for h in hands for t in h} | set(front_tiles) | set(back_tiles)
-        named |= set(self.wildcards) | set(out_of_play) | set(tiles(avoid))
-        allowed = [k for k in _pad_kinds(variant, pad) if k not in named]
+        never = set(self.wildcards) | set(out_of_play) | set(tiles(avoid))
+        kinds = [k for k in _pad_kinds(variant, pad) if k not in never]
+        allowed = [k for k in kinds if k not in named]
+        # Kinds the test names are used only when nothing else is left.
         padding = [k for round_ in range(4) for k in allowed if pool[k] > round_]
+        padding += [k for round_ in range(4) for k in kinds if k in named and pool[k] > round_]
         for seat, hand in enumerate(hands):
             size = HAND_SIZE[variant] + (seat == dealer)
             while len(hand) < size:

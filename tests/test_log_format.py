@@ -237,6 +237,16 @@ def test_it_accepts_every_sample_by_schema(name: str) -> None:
     validator().validate(SAMPLES[name]())
 
 
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_it_round_trips_bot_matches_that_the_schema_accepts(variant: str) -> None:
+    from games.bots import simulate
+
+    match = simulate(variant, 3, seed=11)
+    doc = write_log(match)
+    validator().validate(doc)
+    assert read_log(doc) == match and json.loads(dumps(match)) == doc
+
+
 def test_it_reads_fields_into_typed_values() -> None:
     match = read_log(jiaxing())
     assert match.variant == "jiaxing" and match.players[2] == "Chen"
