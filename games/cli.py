@@ -118,8 +118,10 @@ def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from games.bots import coverage, simulate
     from games.log import dumps
 
-    if args.hands < 1 or args.hands > 5000:
-        stdout.write(json.dumps({"error": "--hands must be between 1 and 5000"}) + "\n")
+    from games.log import MAX_HANDS
+
+    if not 1 <= args.hands <= MAX_HANDS:
+        stdout.write(json.dumps({"error": f"--hands must be between 1 and {MAX_HANDS}"}) + "\n")
         return 2
     match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall)
     if args.coverage:

@@ -15,7 +15,7 @@ next draw.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -207,7 +207,10 @@ class Table:
 
     def _use(self, kind: int, rule: str, where: str) -> None:
         self.used[kind] += 1
-        if self.used[kind] > self._copies(kind):
+        limits = self.__dict__.get("_limits")
+        if limits is None:
+            limits = self.__dict__["_limits"] = [self._copies(k) for k in range(34)]
+        if self.used[kind] > limits[kind]:
             raise RuleViolation(
                 rule,
                 f"{where} holds a fifth copy of {_name(kind)}: only "
@@ -287,17 +290,31 @@ class Table:
         """Apply one event, or raise :class:`RuleViolation` naming the rule."""
         if self.phase is Phase.ENDED:
             raise RuleViolation("C-5", "the hand is already over")
-        handler = getattr(self, f"_on_{event.type}", None)
+        handler = self._handlers().get(event.type)
         if handler is None:
             raise RuleViolation(
                 self.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
             )
-        if event.type != "end" and event.actor is not None and self.seats[event.actor].left:
+        if event.actor is not None and self.seats[event.actor].left:
             raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
-        handler(event)
+        handler(self, event)
         self.seen_events += 1
 
+    @classmethod
+    def _handlers(cls) -> dict[str, Callable[[Table, Event], None]]:
+        """Event type → handler, looked up once per class (replay speed)."""
+        found: dict[str, Callable[[Table, Event], None]] | None = cls.__dict__.get("_handler_map")
+        if found is None:
+            found = {
+                name[4:]: getattr(cls, name)
+                for name in dir(cls)
+                if name.startswith("_on_") and name != "_on_end"
+            }
+            cls._handler_map = found
+        return found
+
     LEAVE_RULE: ClassVar[str] = "C-2"
+    _handler_map: ClassVar[dict[str, Callable[[Table, Event], None]]]
 
     def _wrong_time(self, event: Event, what: str) -> RuleViolation:
         return RuleViolation(
@@ -428,7 +445,7 @@ class Table:
         actor = self._actor(event)
         if not (actor != discarder):
             raise RuleViolation("C-2", f"{self.name(actor)} can't claim their own discard")
-        if not (not self.discard_winners):
+        if self.discard_winners:
             raise RuleViolation(
                 "SC-3.1",
                 f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
@@ -445,7 +462,7 @@ class Table:
 
     def check_claimer(self, seat: int, what: str) -> None:
         """Variant limits on who may claim (JX-9 gave up, a Sichuan winner)."""
-        if not (not self.seats[seat].won):
+        if self.seats[seat].won:
             raise RuleViolation("SC-3.2", f"{self.name(seat)} has won and plays no more")
 
     def _take_discard(self, discarder: int, claimer: int) -> None:
@@ -483,7 +500,7 @@ class Table:
                 f"{self.name(actor)} can't chow {tile} with "
                 f"{''.join(str(t) for t in shown)}: that is no run of three in one suit",
             )
-        if not (not any(self.is_wild(k) for k in kinds)):
+        if any(self.is_wild(k) for k in kinds):
             raise RuleViolation(
                 "JX-2.9",
                 f"{self.name(actor)} can't chow with a wildcard: wildcards never take "
@@ -770,7 +787,7 @@ class Table:
 
     def check_winner(self, seat: int) -> None:
         """Variant limits on who may win (JX-9 gave up, SC-3.2 already won)."""
-        if not (not self.seats[seat].won):
+        if self.seats[seat].won:
             raise RuleViolation("SC-3.2", f"{self.name(seat)} has already won")
 
     def _winning_score(self, seat: int, position: Position, tile: Tile) -> Score:
@@ -1153,23 +1170,23 @@ class JiaxingTable(Table):
         return 3 if indicator is not None and indicator.kind == kind else 4
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        if not (not self.is_wild(tile.kind)):
+        if self.is_wild(tile.kind):
             raise RuleViolation(
                 "JX-2.9",
                 f"{self.name(seat)} can't {what} {tile}: wildcards never take part in a "
                 "chow, pung or kong",
             )
-        if not (not self.seats[seat].gave_up):
+        if self.seats[seat].gave_up:
             raise RuleViolation("JX-9", f"{self.name(seat)} gave up and only draws and discards")
 
     def check_claimer(self, seat: int, what: str) -> None:
-        if not (not self.seats[seat].gave_up):
+        if self.seats[seat].gave_up:
             raise RuleViolation(
                 "JX-9", f"{self.name(seat)} can't {what}: they gave up and only draw and discard"
             )
 
     def check_winner(self, seat: int) -> None:
-        if not (not self.seats[seat].gave_up):
+        if self.seats[seat].gave_up:
             raise RuleViolation("JX-9", f"{self.name(seat)} gave up and can't win this hand")
 
     def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
@@ -1350,7 +1367,7 @@ class PutianTable(Table):
             self._enter_flower_slot()
 
     def check_discard(self, seat: int, tile: Tile) -> None:
-        if not (not self.is_wild(tile.kind)):
+        if self.is_wild(tile.kind):
             raise RuleViolation(
                 "PT-2", f"{self.name(seat)} can't discard {tile}: golds can never be discarded"
             )
@@ -1390,12 +1407,12 @@ class PutianTable(Table):
         if self.phase is not Phase.TURN or actor != self.turn:
             raise self._wrong_time(event, "declare ready")
         state = self.seats[actor]
-        if not (not state.ready and not state.ready_pending):
+        if state.ready and not state.ready_pending:
             raise RuleViolation("PT-5.3", f"{self.name(actor)} is already ready")
         state.ready_pending = True
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        if not (not self.is_wild(tile.kind)):
+        if self.is_wild(tile.kind):
             raise RuleViolation("PT-2", f"{self.name(seat)} can't {what} golds")
 
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:

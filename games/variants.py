@@ -34,6 +34,7 @@ class Option:
     doc: str
     choices: tuple[str, ...] = ()
     minimum: int = 0
+    maximum: int = 10**9
 
 
 @dataclass(frozen=True)
@@ -188,9 +189,10 @@ class Variant:
             elif isinstance(option.default, bool):
                 if not isinstance(value, bool):
                     raise PositionError(f"rules option {name!r} must be true or false")
-            elif not isinstance(value, int) or isinstance(value, bool) or value < option.minimum:
-                raise PositionError(f"rules option {name!r} must be an integer ≥ {option.minimum}, "
-                                    f"not {value!r}")
+            elif (not isinstance(value, int) or isinstance(value, bool)
+                  or not option.minimum <= value <= option.maximum):
+                raise PositionError(f"rules option {name!r} must be an integer from "
+                                    f"{option.minimum} to {option.maximum}, not {value!r}")
             checked[name] = value
         return checked
 
@@ -805,7 +807,8 @@ class Sichuan(Variant):
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
     OPTIONS = {
         "base": Option("base", 1, "the room's base unit (SC-6)", minimum=1),
-        "cap_fan": Option("cap_fan", 4, "封顶: the most fan a win counts (SC-5)", minimum=1),
+        "cap_fan": Option("cap_fan", 4, "封顶: the most fan a win counts (SC-5)", minimum=1,
+                          maximum=20),
         "room_coefficient": Option("room_coefficient", 1, "N: beans per point (SC-6.5)",
                                    minimum=1),
         "fee": Option("fee", 0, "A: beans every player pays each hand (SC-6.5)"),

@@ -150,6 +150,11 @@ class HandBuilder:
         """Tiles still in the wall."""
         return self.back - self.front
 
+    @property
+    def next(self) -> int:
+        """The 1-based number the next event will have (as LogError counts events)."""
+        return len(self.events) + 1
+
     def peek(self, back: bool = False) -> str:
         return self.wall[self.back - 1] if back else self.wall[self.front]
 
@@ -362,3 +367,76 @@ def table_after(doc: Doc, hand: int = 1, events: int | None = None) -> Table:
 
 def roundtrip(doc: Doc) -> Doc:
     return write_log(read_log(doc))
+
+
+# -- scenarios shared by the tests -------------------------------------------------
+#
+# Each returns a HandBuilder stopped at an interesting point; the tests write what
+# comes next. The docstrings give the hands; the tests work out the values.
+
+EARTHLY = "111p222p333p444p5p"
+"""A Jiaxing hand ready on 5p: with it, four pungs and a pair of one suit."""
+
+
+def jx_earthly(dealer: int = 0, *, wildcard: str = "9s", indicator: str = "8s",
+               round_wind: str = "E", dice: Sequence[int] = (2, 5),
+               bank: Sequence[str] | None = None) -> HandBuilder:
+    """Jiaxing: the dealer discards; the next seat, holding :data:`EARTHLY`, draws
+    5p and wins at once (地和). The ``hu`` is written; the ``end`` is not."""
+    winner = (dealer + 1) % 4
+    deal = ["", "", "", ""]
+    deal[winner] = EARTHLY
+    hand = HandBuilder("jiaxing", deal, dealer=dealer, front="5p", wildcards=[wildcard],
+                       indicator=indicator, round_wind=round_wind, dice=dice, bank=bank,
+                       pad="mz")
+    hand.discard(dealer, hand.deal[dealer][0]).draw(winner).hu(winner)
+    return hand
+
+
+def jx_contract(answers: Sequence[str | None] = ("persist", "persist"), *, seat2: str = "",
+                tail: str = "") -> HandBuilder:
+    """Jiaxing: Ben (seat 1) chows Ann's (seat 0) 1m, 4m and 7m — three claims from
+    one player, a contract between them (JX-9) — and Cal and Dee answer ``answers``
+    (``None``: not written). Ben keeps 1z 1z 1z 2z beside his three chows.
+
+    The wall's front: 1s–6s for the six draws between the chows, then ``tail``.
+    """
+    hand = HandBuilder("jiaxing", ["147m", "235689m1112z345z", seat2, ""],
+                       front="1s2s3s4s5s6s" + tail, pad="ps")
+    hand.discard(0, "1m").chi(1, "23m").discard(1, "3z")
+    hand.draw(2).discard(2).draw(3).discard(3).draw(0).discard(0, "4m")
+    hand.chi(1, "56m").discard(1, "4z")
+    hand.draw(2).discard(2).draw(3).discard(3).draw(0).discard(0, "7m")
+    hand.chi(1, "89m")
+    for seat, answer in zip((2, 3), answers, strict=True):
+        if answer is not None:
+            hand.contract(seat, answer)
+    return hand
+
+
+def jx_added_kong(robber: str) -> HandBuilder:
+    """Jiaxing: Cal (seat 2) pungs Ann's 4m, and on his next turn draws the last 4m
+    and adds it to the pung (an added kong, JX-2.4). Dee (seat 3) holds ``robber``.
+    Stops right after the ``gang``."""
+    hand = HandBuilder("jiaxing", ["4m", "", "44m", robber], front="1p2p3p4m", pad="ps")
+    hand.discard(0, "4m").peng(2).discard(2, hand.deal[2][2])
+    hand.draw(3).discard(3).draw(0).discard(0).draw(1).discard(1)
+    hand.draw(2).gang(2, "added", "4m")
+    return hand
+
+
+SC_WAIT_1 = "111m234m567p789p5p"
+"""Sichuan, void s: ready on 5p (or 8p); 平胡 1 fan."""
+SC_WAIT_2 = "222m345m678p99p46p"
+"""Sichuan, void s: ready on 5p only; 平胡 1 fan."""
+SC_WAIT_3 = "666m777m888m123p5p"
+"""Sichuan, void s: ready on 5p only (a chow of p, so no 对对胡); 平胡 1 fan."""
+
+
+def sc_discard_5p(seat3: str = SC_WAIT_3) -> HandBuilder:
+    """Sichuan: everyone names s void (nobody holds an s tile); Ann (dealer) discards
+    5p, on which Ben (:data:`SC_WAIT_1`) and Cal (:data:`SC_WAIT_2`) can win, and Dee
+    too with the default ``seat3``. Stops after the discard."""
+    hand = HandBuilder("sichuan", ["5p", SC_WAIT_1, SC_WAIT_2, seat3], pad="mp")
+    hand.dingques("ssss").discard(0, "5p")
+    return hand

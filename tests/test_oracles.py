@@ -640,7 +640,7 @@ def test_it_scores_seven_pairs_with_four_identical_tiles_sc_4_1_sc_5_8() -> None
         position = Position.from_json({
             "variant": "sichuan", "hand": format_tiles(hand), "win_tile": str(rng.choice(hand)),
             "void": "mps"[void], "self_draw": self_draw, "seat": 1, "dealer": 0,
-            "rules": {"cap_fan": 99}})
+            "rules": {"cap_fan": 20}})
         score = position.variant.score(position)
         rule, fan = _sichuan_seven_pairs_fan(counts, self_draw)
         ids = [h.pattern.id for h in score.patterns]
