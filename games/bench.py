@@ -159,6 +159,37 @@ def bench_waits(rng: random.Random, n: int) -> dict[str, Any]:
     return out
 
 
+def bench_matches(seed: int, hands: int) -> dict[str, Any]:
+    """Hands per second of ``simulate`` (bots) and ``validate`` (read + replay + settle)."""
+    from games.bots import simulate
+    from games.log import dumps, loads
+    from games.match import replay
+
+    out: dict[str, Any] = {}
+    for variant in ("jiaxing", "putian", "sichuan"):
+        simulate(variant, max(hands // 10, 2), seed + 1)  # build the tables first
+        start = time.perf_counter()
+        match = simulate(variant, hands, seed)
+        played = time.perf_counter() - start
+        text = dumps(match)
+        start = time.perf_counter()
+        document = loads(text)
+        read = time.perf_counter() - start
+        start = time.perf_counter()
+        replay(document)
+        replayed = time.perf_counter() - start
+        events = sum(len(h.events) for h in match.hands)
+        out[variant] = {
+            "hands": hands,
+            "events_per_hand": round(events / hands, 1),
+            "simulate_hands_per_s": round(hands / played, 1),
+            "validate_hands_per_s": round(hands / (read + replayed), 1),
+            "read_hands_per_s": round(hands / read, 1),
+            "replay_hands_per_s": round(hands / replayed, 1),
+        }
+    return out
+
+
 def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     """Every figure of the engine's benchmark as one JSON-ready object."""
     rng = random.Random(seed)
@@ -167,10 +198,15 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     result["shanten"] = bench_shanten(rng, max(int(20_000 * scale), 100))
     result["shanten_vs_mahjong"] = bench_against_mahjong(rng, max(int(20_000 * scale), 100))
     result["waits_with_scores"] = bench_waits(rng, max(int(400 * scale), 20))
+    result["matches"] = bench_matches(seed, max(int(400 * scale), 4))
     waits = result["waits_with_scores"]["jiaxing_1_wildcards"]["median_ms"]
     result["targets"] = {
         "shanten_at_least_10x_mahjong": (result["shanten_vs_mahjong"].get("ratio") or 0) >= 10,
         "jiaxing_wildcard_waits_median_at_most_0.5ms": waits <= 0.5,
+        "simulate_at_least_100_hands_per_s": all(
+            m["simulate_hands_per_s"] >= 100 for m in result["matches"].values()),
+        "validate_at_least_1000_hands_per_s": all(
+            m["validate_hands_per_s"] >= 1000 for m in result["matches"].values()),
     }
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result

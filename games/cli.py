@@ -116,9 +116,7 @@ def _validate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from games.bots import coverage, simulate
-    from games.log import dumps
-
-    from games.log import MAX_HANDS
+    from games.log import MAX_HANDS, dumps
 
     if not 1 <= args.hands <= MAX_HANDS:
         stdout.write(json.dumps({"error": f"--hands must be between 1 and {MAX_HANDS}"}) + "\n")

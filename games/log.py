@@ -439,12 +439,14 @@ def _nesting(text: str) -> int:
 
 
 def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            raise LogError(f"the field {json.dumps(key, ensure_ascii=False)} appears twice "
-                           "in one object")
-        out[key] = value
+    out = dict(pairs)
+    if len(out) != len(pairs):  # rare: find the repeated field to name it
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise LogError(f"the field {json.dumps(key, ensure_ascii=False)} appears "
+                               "twice in one object")
+            seen.add(key)
     return out
 
 
@@ -743,7 +745,28 @@ def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
     return events
 
 
+# Draws and discards are most of a log; being immutable, each distinct one is read once.
+_KNOWN_EVENTS: dict[tuple[Any, ...], Event] = {}
+_REUSED = ("draw", "discard", "flower")
+
+
 def _event(raw: Any, variant: type[Variant]) -> Event:
+    if type(raw) is dict and len(raw) <= 4:
+        actor, tile, source = raw.get("actor"), raw.get("tile"), raw.get("from")
+        kind = raw.get("type")
+        if (type(actor) is int and type(tile) is str and type(kind) is str
+                and (source is None or type(source) is str)):
+            key = (variant.name, kind, actor, tile, source, len(raw))
+            known = _KNOWN_EVENTS.get(key)
+            if known is None:
+                known = _read_event(raw, variant)
+                if known.type in _REUSED and len(_KNOWN_EVENTS) < 10_000:
+                    _KNOWN_EVENTS[key] = known
+            return known
+    return _read_event(raw, variant)
+
+
+def _read_event(raw: Any, variant: type[Variant]) -> Event:
     if not isinstance(raw, dict):
         raise LogError(f"an event must be an object, not {_kind(raw)}")
     if "type" not in raw:

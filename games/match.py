@@ -228,8 +228,11 @@ class Replayer:
         """JX-10.6 silver and SC-6.5 beans: fees taken separately, never below zero."""
         fee = int(_option(self.match, "fee") or 0)
         start = int(_option(self.match, "start_balance") or 0)
+        house = [sum(r.table.fees[s] for r in results) for s in range(4)]
         if not fee and not start:
-            return [0, 0, 0, 0], None
+            for result in results:
+                result.fees = list(result.table.fees)
+            return house, None
         coefficient = int(_option(self.match, "room_coefficient") or 1)
         balances = [start] * 4
         fees = [0, 0, 0, 0]
@@ -239,7 +242,8 @@ class Replayer:
             if result.end_reason == "abandoned" and self.variant.name == "jiaxing":
                 taken = self._leave_fees(result, balances, fee)
             else:
-                taken = [min(fee, max(b, 0)) for b in balances]
+                taken = [min(fee + result.table.fees[s], max(b, 0))
+                         for s, b in enumerate(balances)]
             for seat in range(4):
                 balances[seat] -= taken[seat]
                 fees[seat] += taken[seat]

@@ -162,6 +162,7 @@ class Table:
         self.deltas = [0, 0, 0, 0]
         self.end_reason: str | None = None
         self.settlement_notes: list[str] = []  # rules that moved points, for coverage
+        self.fees = [0, 0, 0, 0]  # paid to the house, outside the zero-sum deltas (C-6)
         self.used = [0] * 34
         self.seen_events = 0
         self.wall = list(setup.wall) if setup.wall is not None else None
@@ -1666,9 +1667,7 @@ class SichuanTable(Table):
         still_in = self.players_in()
         if len(still_in) < 2:
             return [0, 0, 0, 0]
-        cap = int(self.setup.rules.get("cap_fan", Sichuan.OPTIONS["cap_fan"].default))
-        base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
-        cap_points = base * 2 ** (cap - 1)
+        cap_points = self._cap_points()
         pigs = [s for s in still_in if self.is_flower_pig(s)]
         ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
         ready = {s: p for s, p in ready.items() if p > 0}
@@ -1704,7 +1703,10 @@ class SichuanTable(Table):
         return max((w.score.points for w in waits.waits), default=0)
 
     def on_leave(self, seat: int) -> None:
-        # SC-6.6: the leaver is out; the hand goes on if it can.
+        # SC-6.6: the leaver is charged and the others compensated; the hand goes on if
+        # it can. A leaver who had already won owes nothing and gets nothing back.
+        if not self.seats[seat].won:
+            self._charge_leaver(seat)
         if len(self.players_in()) < 2:
             self.phase = Phase.ENDED
             self.end_reason = "abandoned"
@@ -1712,6 +1714,47 @@ class SichuanTable(Table):
             self.turn = self.next_seat(seat)
             self.phase = Phase.DRAW
             self.drawn = None
+
+    def _charge_leaver(self, leaver: int) -> None:
+        """SC-6.6 without balances: the leaver pays each other player still in the
+        查花猪/查大叫 amount owed to them as if the hand were exhausted now, times the
+        correction factor X, at least the minimum; the rest of the charge (the cap per
+        player not yet won, plus the same amounts) goes to the house as a fee."""
+        rules = self.setup.rules
+        factor = int(rules.get("escape_factor", Sichuan.OPTIONS["escape_factor"].default))
+        minimum = int(rules.get("escape_minimum", Sichuan.OPTIONS["escape_minimum"].default))
+        others = [s for s in self.players_in() if s != leaver]
+        owed = {p: max(self._exhaustion_owed(leaver, p), 0) * factor for p in others}
+        compensation = {p: max(owed[p], minimum) for p in others}
+        charge = max(self._cap_points() * len(others) + sum(owed.values()), minimum)
+        charge = max(charge, sum(compensation.values()))
+        for p, amount in compensation.items():
+            self.deltas[p] += amount
+            self.deltas[leaver] -= amount
+        self.fees[leaver] += charge - sum(compensation.values())
+        self.settlement_notes.append("SC-6.6 leaving")
+
+    def _cap_points(self) -> int:
+        cap = int(self.setup.rules.get("cap_fan", Sichuan.OPTIONS["cap_fan"].default))
+        base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
+        return int(base * 2 ** (cap - 1))
+
+    def _exhaustion_owed(self, payer: int, receiver: int) -> int:
+        """What ``payer`` would owe ``receiver`` under SC-6.4 (a) and (b) right now."""
+        pig = {s: self.is_flower_pig(s) for s in (payer, receiver)}
+        if pig[payer] and not pig[receiver]:
+            return self._cap_points()
+        if pig[receiver] and not pig[payer]:
+            return -self._cap_points()
+        if pig[payer]:
+            return 0
+        payer_ready = self.best_wait_points(payer)
+        receiver_ready = self.best_wait_points(receiver)
+        if receiver_ready and not payer_ready:
+            return receiver_ready
+        if payer_ready and not receiver_ready:
+            return -payer_ready
+        return 0
 
     def _legal_dingque(self) -> list[Action]:
         actions: list[Action] = []

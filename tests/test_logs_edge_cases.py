@@ -219,22 +219,21 @@ def pattern_ids(result: MatchResult, hand_index: int, win_index: int = 0) -> lis
 
 # -- Jiaxing: robbing the kong (JX-8, JX-10.4) --------------------------------------
 
-# Seat 2 waits on 4s with 123s 456s 789s 11s 3s5s. Seat 1 pungs seat 0's 4s, draws the
+# Seat 2 waits on 4s with 123s 567s 789s 11s 3s5s. Seat 1 pungs seat 0's 4s, draws the
 # last 4s and adds it to the pung; seat 2 robs it.
 JX_ROB_DEAL = [
     "4s 123456789m 1234p",  # seat 0, the dealer: 14
     "44s 123456789m 56p",  # seat 1: the konger
-    "123s 456s 789s 11s 35s",  # seat 2: waits on 4s
-    "11223344556677z",  # seat 3 (13 of them: one 7z)
+    "123s 567s 789s 11s 35s",  # seat 2: waits on 4s
+    "1122334455667z",  # seat 3
 ]
-JX_ROB_DEAL[3] = "1122334455667z"
 
 
 def test_it_robbing_the_kong_without_a_contract_jx_10_4() -> None:
     """JX-10.4, JX-8: no contract in the hand, so the robbed player pays 3× the score and
     the other two pay nothing.
 
-    Seat 2 robs seat 1's added kong of 4s: 123s 345s 456s 789s + 11s is 清一色 4 (JX-6.8)
+    Seat 2 robs seat 1's added kong of 4s: 123s 345s 567s 789s + 11s is 清一色 4 (JX-6.8)
     + 无百搭 1 (no 9p wildcard in the hand, JX-6.5) = 5 tai; no fan (dice 3/5, a suited
     wildcard, first hand: the bank is empty; robbing is no fan in Jiaxing). Base 2:
     score = 2 × 5 × 2^0 = 10. Seat 1 pays 3 × 10 = 30, seats 0 and 3 pay 0:
@@ -430,3 +429,442 @@ def test_it_player_who_gave_up_can_neither_claim_nor_win_jx_9() -> None:
                                        indicator="4s")])
     error = rejection(doc)
     assert (error.hand, error.rule) == (1, "JX-9"), str(error)
+
+
+# -- Jiaxing: the bank of carried fans (JX-7.11, JX-7.4, JX-7.5, JX-7.9, JX-7.10) -----
+
+# Exhausted hands: any deal will do; every remaining tile is drawn and thrown away.
+JX_PLAIN_DEAL = [
+    "123456789m 12345p",
+    "6789p 123456789s",
+    "1234567z 123456m",
+    "789m 6789p 123456z",
+]
+
+
+def _exhausted_jiaxing(wildcard: str, indicator: str, dice: tuple[int, int],
+                       bank: list[str] | None) -> Doc:
+    supply = Supply("jiaxing", JX_PLAIN_DEAL, out=[indicator])
+    assert len(supply) == 82  # 136 − 53 dealt − the indicator (JX-1, JX-4)
+    events = [discard(0, "1m"), *draw_out(supply, 1), end("exhausted", [0, 0, 0, 0])]
+    return jx_hand(0, JX_PLAIN_DEAL, events, wildcard=wildcard, indicator=indicator,
+                   dice=dice, bank=bank)
+
+
+# A self-draw 清一色 for seat 1: 123p 456p 789p 11p 56p waits on 4p/7p.
+JX_WIN_DEAL = [
+    "123456789m 1234s 1z",
+    "123p 456p 789p 11p 56p",
+    "6789s 123456789m",
+    "2233445566777z",
+]
+
+
+def test_it_exhausted_hands_feed_the_bank_and_a_win_takes_the_oldest_jx_7_11() -> None:
+    """JX-7.11 (reading): each hand appends its own triggers when it starts (包子,
+    老头黄, 百搭连庄, in that order), an exhausted hand appends 黄番 when it ends and
+    consumes nothing, a win counts the oldest item (first in, first out).
+
+    Hand 1: dice 3/5, wildcard 5m, first hand: no trigger; exhausted → bank [黄番].
+    Hand 2: dice 4/4 (包子, JX-7.9), wildcard 5m again (百搭连庄, JX-7.10); it can use
+      [黄番, 包子, 百搭连庄]; exhausted (dealer stays, JX-3) → + 黄番.
+    Hand 3: wildcard 2z, an honour (老头黄, JX-7.5): it can use
+      [黄番, 包子, 百搭连庄, 黄番, 老头黄]. Seat 1 self-draws 7p: 123p 456p 567p 789p 11p
+      = 清一色 4 + 无百搭 1 = 5 tai; fan: the oldest item, 黄番 (JX-7.4) = 1 → score
+      1 × 5 × 2 = 10; each of the three others pays 10 (JX-10.1): [−10, +30, −10, −10].
+      Bank after: [包子, 百搭连庄, 黄番, 老头黄]. Seat 1 won, not the dealer → seat 1 deals.
+    Hand 4: wildcard 5m (not 2z again), dice 2/5: no trigger. The dealer, seat 1,
+      self-draws the same 清一色: 5 tai, + 包子 (JX-7.9) 1 fan → 10; each pays 10:
+      [−10, +30, −10, −10]. Bank after: [百搭连庄, 黄番, 老头黄].
+    Totals [−20, +60, −20, −20].
+    """
+    win3 = [discard(0, "1z"), *cycle(1, "5s"), *cycle(2, "5s"), *cycle(3, "5s"),
+            *cycle(0, "5s"), draw(1, "7p"), hu(1, "7p"), end("win", [-10, 30, -10, -10])]
+    deal4 = ["6789s 123456789m", "123p 456p 789p 11p 56p 1z", "2233445566777z",
+             "123456789m 1234s"]
+    win4 = [discard(1, "1z"), *cycle(2, "5s"), *cycle(3, "5s"), *cycle(0, "5s"),
+            draw(1, "7p"), hu(1, "7p"), end("win", [-10, 30, -10, -10])]
+    doc = document("jiaxing", [
+        _exhausted_jiaxing("5m", "4m", (3, 5), None),
+        _exhausted_jiaxing("5m", "4m", (4, 4), ["huangfan"]),
+        jx_hand(0, JX_WIN_DEAL, win3, wildcard="2z", indicator="1z", dice=(1, 6),
+                bank=["huangfan", "baozi", "baida_lianzhuang", "huangfan"]),
+        jx_hand(1, deal4, win4, wildcard="5m", indicator="4m", dice=(2, 5),
+                bank=["baozi", "baida_lianzhuang", "huangfan", "laotouhuang"]),
+    ])
+    result = settle(doc)
+    assert result.totals == [-20, 60, -20, -20]
+    usable = [h.bank for h in result.hands]
+    after = [h.bank_after for h in result.hands]
+    assert usable == [
+        (),
+        ("huangfan", "baozi", "baida_lianzhuang"),
+        ("huangfan", "baozi", "baida_lianzhuang", "huangfan", "laotouhuang"),
+        ("baozi", "baida_lianzhuang", "huangfan", "laotouhuang"),
+    ]
+    assert after == [
+        ("huangfan",),
+        ("huangfan", "baozi", "baida_lianzhuang", "huangfan"),
+        ("baozi", "baida_lianzhuang", "huangfan", "laotouhuang"),
+        ("baida_lianzhuang", "huangfan", "laotouhuang"),
+    ]
+    assert [h.end_reason for h in result.hands] == ["exhausted", "exhausted", "win", "win"]
+    for number, carried in ((2, "JX-7.4"), (3, "JX-7.9")):
+        win = result.hands[number].wins[0]
+        assert (win.score.tai, win.score.fan, win.score.points) == (5, 1, 10)
+        ids = pattern_ids(result, number)
+        assert carried in ids and not {"JX-7.4", "JX-7.5", "JX-7.9", "JX-7.10"} - {carried} & set(ids)
+
+
+def test_it_a_stated_bank_must_match_what_earlier_hands_left_jx_7_11() -> None:
+    """JX-7.11: after an exhausted first hand the bank is [黄番]; a second hand that
+    states an empty bank is rejected at hand 2 citing JX-7.11."""
+    doc = document("jiaxing", [
+        _exhausted_jiaxing("5m", "4m", (3, 5), None),
+        _exhausted_jiaxing("5m", "4m", (3, 5), []),
+    ])
+    error = rejection(doc)
+    assert (error.hand, error.rule) == (2, "JX-7.11"), str(error)
+
+
+def test_it_an_honour_wildcard_pays_its_own_laotouhuang_at_once_jx_7_5() -> None:
+    """JX-7.11 / JX-7.5: the first hand's wildcard is 7z (an honour), so its own
+    老头黄 is in the bank when it starts and the hand's win counts it.
+
+    Seat 1 self-draws 7p: 清一色 4 + 无百搭 1 (no 7z in the hand) = 5 tai, 老头黄 1 fan;
+    base 3 → 3 × 5 × 2 = 30; each other seat pays 30: [−30, +90, −30, −30]. Nothing is
+    left in the bank.
+    """
+    deal = list(JX_WIN_DEAL)
+    deal[3] = "2233445566111z"  # no 7z: seat 3 holds 1z 1z 1z instead
+    deal[0] = "123456789m 1234s 4z"
+    events = [discard(0, "4z"), *cycle(1, "5s"), *cycle(2, "5s"), *cycle(3, "5s"),
+              *cycle(0, "5s"), draw(1, "7p"), hu(1, "7p"), end("win", [-30, 90, -30, -30])]
+    doc = document("jiaxing", [jx_hand(0, deal, events, wildcard="7z", indicator="6z")],
+                   {"base": 3})
+    result = settle(doc)
+    assert result.hands[0].bank == ("laotouhuang",)
+    assert result.hands[0].bank_after == ()
+    assert "JX-7.5" in pattern_ids(result, 0)
+
+
+# -- Sichuan: several winners on one discard (SC-3.1, SC-3.2, SC-6.1) -----------------
+
+# Seat 0 deals and must throw its only void-suit tile, 5m, first. On it:
+#   seat 1: 123m 456m 234p 678p 99p        平胡 (SC-5.1)          1 fan → 1 point
+#   seat 2: 11m 234m 555m 678m 999m       清一色 (SC-5.3)         3 fan → 4 points
+#   seat 3: 222s 444s 666s 888s 55m       对对胡 (SC-5.2)         2 fan → 2 points
+SC_MULTI_DEAL = [
+    "5m 11335577s 99s 111p",  # seat 0: void m
+    "123m 46m 234p 678p 99p",  # seat 1: void s, waits on 5m
+    "11m 234m 55m 678m 999m",  # seat 2: void p, waits on 1m or 5m
+    "222s 444s 666s 888s 5m",  # seat 3: void p, waits on 5m
+]
+
+
+def test_it_three_winners_on_one_discard_end_the_hand_sc_3_1() -> None:
+    """SC-3.1, SC-6.1, SC-3.2: seats 1, 2 and 3 all win on seat 0's 5m (recorded in
+    playing order after the discarder). The discarder pays each winner its own points:
+    1 + 4 + 2 = 7 → [−7, +1, +4, +2]. Three players have won, so the hand is over
+    (SC-3.2) and ends as a win.
+    """
+    events = [
+        *dingque("m", "s", "p", "p"),
+        discard(0, "5m"),
+        hu(1, "5m", target=0),
+        hu(2, "5m", target=0),
+        hu(3, "5m", target=0),
+        end("win", [-7, 1, 4, 2]),
+    ]
+    result = settle(document("sichuan", [hand(0, SC_MULTI_DEAL, events)]))
+    wins = result.hands[0].wins
+    assert [(w.seat, w.target, w.score.points) for w in wins] == [(1, 0, 1), (2, 0, 4), (3, 0, 2)]
+    assert [w.deltas for w in wins] == [[-1, 1, 0, 0], [-4, 0, 4, 0], [-2, 0, 0, 2]]
+
+
+def test_it_two_winners_on_one_discard_and_play_goes_on_sc_3_1() -> None:
+    """SC-3.1, SC-3.2, SC-3.3, SC-6.1, SC-6.2.
+
+    Seats 1 and 3 win on seat 0's 5m; seat 2 declines (SC-3.3). Seat 0 pays 1 + 2.
+    The next turn goes to the first player still in after the last winner (seat 3),
+    counting from the discarder: seat 0 draws. Then seat 2 (seat 1 has left), then
+    seat 0, then seat 2 self-draws the last 1m: 111m 234m 55m 678m 999m = 清一色 3 +
+    自摸 1 (SC-5.15) = 4 fan → 8 points (not 地胡: seat 2 has discarded). Only seat 0 is
+    still in to pay it (SC-6.2). Three winners: the hand ends.
+    Deltas: [−1 −2 −8, +1, +8, +2] = [−11, +1, +8, +2].
+    """
+    events = [
+        *dingque("m", "s", "p", "p"),
+        discard(0, "5m"),
+        hu(1, "5m", target=0),
+        hu(3, "5m", target=0),
+        *cycle(0, "3p"),
+        *cycle(2, "3p"),
+        *cycle(0, "3p"),
+        draw(2, "1m"),
+        hu(2, "1m"),
+        end("win", [-11, 1, 8, 2]),
+    ]
+    result = settle(document("sichuan", [hand(0, SC_MULTI_DEAL, events)]))
+    wins = result.hands[0].wins
+    assert [(w.seat, w.target, w.score.points) for w in wins] == [(1, 0, 1), (3, 0, 2),
+                                                                  (2, None, 8)]
+
+
+def test_it_after_a_multiple_win_the_turn_passes_the_last_winner_sc_3_2() -> None:
+    """SC-3.2: after seats 1 and 3 win on seat 0's discard, the next draw is seat 0's
+    (the first player still in after seat 3); a draw by seat 2 is rejected."""
+    events = [
+        *dingque("m", "s", "p", "p"),
+        discard(0, "5m"),
+        hu(1, "5m", target=0),
+        hu(3, "5m", target=0),
+        draw(2, "3p"),
+        end("abandoned"),
+    ]
+    error = rejection(document("sichuan", [hand(0, SC_MULTI_DEAL, events)]))
+    assert (error.hand, error.event) == (1, 8), str(error)
+
+
+# -- Sichuan: 杠上炮 (SC-5.17) -----------------------------------------------------
+
+SC_KONG_DEAL = [
+    "9999p 8m 11s 234s 567s 7s",  # seat 0: void m; konged 9p at once
+    "123m 456m 234p 567p 8m",  # seat 1: void s, waits on 8m
+    "111p 333p 555p 777m 9m",  # seat 2: void s
+    "11m 234m 345m 567m 78s",  # seat 3: void p, waits on 6s or 9s
+]
+
+
+def test_it_win_on_the_discard_after_a_kong_replacement_gets_a_fan_sc_5_17() -> None:
+    """SC-5.17 杠上炮, SC-6.3, SC-6.1, SC-5.14.
+
+    Seat 0 (dealer) declares a concealed kong of 9p at once: seats 1, 2, 3 pay 2 each
+    (SC-6.3) → [+6, −2, −2, −2]. Seat 0 draws the replacement 8s and discards 8m; seat 1
+    wins on it: 123m 456m 88m 234p 567p = 平胡 1 + 杠上炮 1 = 2 fan → 2 points, paid by
+    seat 0 → [−2, +2, 0, 0].
+    Play goes on with seat 2, who draws and throws 9s; seats 3 and 0 both win on it,
+    neither with 杠上炮 (that discard did not follow a kong): seat 3 11m 234m 345m 567m
+    789s = 平胡 → 1 point; seat 0 [9999p] 11s 234s 567s 789s = 平胡 1 + 根 1 (all four
+    9p, SC-5.14) = 2 fan → 2 points; seat 2 pays both → [+2, 0, −3, +1].
+    Total [6 − 2 + 2, −2 + 2, −2 − 3, −2 + 1] = [+6, 0, −5, −1].
+    """
+    events = [
+        *dingque("m", "s", "s", "p"),
+        gang(0, "concealed", "9p"),
+        draw(0, "8s", back=True),
+        discard(0, "8m"),
+        hu(1, "8m", target=0),
+        *cycle(2, "9s"),
+        hu(3, "9s", target=2),
+        hu(0, "9s", target=2),
+        end("win", [6, 0, -5, -1]),
+    ]
+    result = settle(document("sichuan", [hand(0, SC_KONG_DEAL, events)]))
+    wins = result.hands[0].wins
+    assert [(w.seat, w.score.fan, w.score.points) for w in wins] == [(1, 2, 2), (3, 1, 1),
+                                                                     (0, 2, 2)]
+    assert sorted(pattern_ids(result, 0, 0)) == ["SC-5.1", "SC-5.17"]
+    assert "SC-5.17" not in pattern_ids(result, 0, 1) + pattern_ids(result, 0, 2)
+    assert sorted(pattern_ids(result, 0, 2)) == ["SC-5.1", "SC-5.14"]
+
+
+# -- Sichuan: exhausted hand, 查花猪 / 查大叫 / refunds (SC-6.4) ----------------------
+
+# At the end of the hand (everybody throws what they draw):
+#   seat 0 (void s): [6666m] 2m 4m 8m 9m 1p 2p 3p 4p 5p 7p — not ready, not 花猪
+#   seat 1 (void s): 123m 789m 111p 99p 78p — ready: 9p → 带幺九 3 fan = 4 points,
+#       6p → 平胡 1 point; best 4
+#   seat 2 (void m): 234p 567p 234s 66s 78s — ready: 6s or 9s, 平胡 → 1 point
+#   seat 3 (void m): 345m 568p 123s 7788s — all three suits: 花猪
+SC_EXHAUST_DEAL = [
+    "6666m 2489m 123457p",
+    "123m 789m 111p 99p 78p",
+    "234p 567p 234s 66s 78s",
+    "345m 568p 123s 7788s",
+]
+
+
+def _sichuan_exhausted(deal: list[str], opening: list[Event], first: int,
+                       deltas: list[int], rules: dict[str, Any] | None = None) -> Doc:
+    """Play ``opening`` after the void suits, then everyone throws what they draw until
+    the wall is empty; seat 3, holding its void suit m, only ever draws m tiles."""
+    supply = Supply("sichuan", deal)
+    for event in opening:
+        if event["type"] == "draw":
+            supply.take(event["tile"])
+
+    def choose(seat: int, left: Supply) -> str:
+        if seat == 3:
+            return left.take_first(lambda tile: tile.endswith("m"))
+        return left.take_first(lambda tile: not tile.endswith("m")) if any(
+            n for k, n in left.left.items() if not k.endswith("m")) else left.take_first()
+
+    events = [*dingque("s", "s", "m", "m"), *opening, *draw_out(supply, first, choose),
+              end("exhausted", deltas)]
+    return document("sichuan", [hand(0, deal, events)], rules)
+
+
+def test_it_flower_pig_and_not_ready_pay_and_kongs_are_refunded_at_exhaustion_sc_6_4() -> None:
+    """SC-6.4 (a), (b), (c) and SC-6.3, default cap 4 fan → 8 points.
+
+    Seat 0 (dealer) declares a concealed kong of 6m at once: seats 1, 2, 3 pay 2 each
+    at once (SC-6.3): [+6, −2, −2, −2]. Nobody wins; the wall runs out (55 draws).
+    (a) 查花猪: seat 3 holds m, p and s → pays the cap, 8, to each of seats 0, 1, 2:
+        [+8, +8, +8, −24].
+    (b) 查大叫: seat 0 is not ready (and no 花猪) → pays seat 1 its best wait, 带幺九 on
+        9p = 4 points (not the 1 point of 6p), and seat 2 its 1 point: [−5, +4, +1, 0].
+        Seat 3, the 花猪, pays no 查大叫.
+    (c) seat 0 is not ready → refunds its kong income, 2 to each payer: [−6, +2, +2, +2].
+    Total: seat 0 6 + 8 − 5 − 6 = 3; seat 1 −2 + 8 + 4 + 2 = 12; seat 2 −2 + 8 + 1 + 2
+    = 9; seat 3 −2 − 24 + 2 = −24 → [+3, +12, +9, −24].
+    """
+    opening = [gang(0, "concealed", "6m"), *cycle(0, "1s")]
+    opening[1]["from"] = "back"
+    doc = _sichuan_exhausted(SC_EXHAUST_DEAL, opening, 1, [3, 12, 9, -24])
+    result = settle(doc)
+    table = result.hands[0].table
+    assert table.is_flower_pig(3) and not any(table.is_flower_pig(s) for s in (0, 1, 2))
+    assert [table.best_wait_points(s) for s in (0, 1, 2)] == [0, 4, 1]
+
+
+# -- Putian: the opening white passes (PT-3.1) -------------------------------------
+
+# Seat 2 deals. Golds 9s and 9p (nobody holds one). Whites: seat 2, seat 3 and seat 1
+# hold one each; the fourth is seat 2's first replacement.
+PT_FLOWER_DEAL = [
+    "666777888m 111222p 3p",  # seat 0: 16, no white
+    "111222333444555m 5z",  # seat 1: 16
+    "111222333444555s 6p 5z",  # seat 2, dealer: 17
+    "123m 456m 789m 123p 4p 77p 5z",  # seat 3: 16; wins on 6p with the 5p replacement
+]
+
+
+def _flower_passes() -> list[Event]:
+    """Pass 1 from the dealer: seat 2 lays out its white and draws a white from the back,
+    which waits; seat 3 lays out its white (replacement 5p); seat 0 has none; seat 1 lays
+    out its white (replacement 6s). Pass 2, again from the dealer: seat 2 lays out the
+    white it drew (replacement 6s)."""
+    return [
+        flower(2), draw(2, "5z", back=True),
+        flower(3), draw(3, "5p", back=True),
+        flower(1), draw(1, "6s", back=True),
+        flower(2), draw(2, "6s", back=True),
+    ]
+
+
+def test_it_whites_drawn_in_an_opening_pass_wait_for_the_next_pass_pt_3_1() -> None:
+    """PT-3.1, PT-3.3, PT-6, PT-7.2, PT-7.4.
+
+    After the passes (see :func:`_flower_passes`) seat 2 has 2 laid-out whites, seats 1
+    and 3 one each. Seat 2 discards 6p and seat 3 wins on it: 123m 456m 789m 123p
+    456p 77p. Base 1 (no streak); seat 3's flower points: 1 white = 1. Each loser pays
+    (1 + 1) × 2 = 4 (PT-7.2), the dealer, seat 2, 2 more = 6 → seat 3 +14.
+    算花 among the losers (PT-7.4): seat 2 has 2, seat 1 has 1, seat 0 has 0 → seat 0
+    pays seat 2 2 and seat 1 1; seat 1 pays seat 2 1: [−3, 0, +3, 0].
+    Deltas: seat 0 −4 − 3 = −7; seat 1 −4 + 0 = −4; seat 2 −6 + 3 = −3; seat 3 +14.
+    """
+    events = [*_flower_passes(), discard(2, "6p"), hu(3, "6p", target=2),
+              end("win", [-7, -4, -3, 14])]
+    doc = document("putian", [hand(2, PT_FLOWER_DEAL, events, wildcards=["9s", "9p"])])
+    result = settle(doc)
+    assert [s.flowers for s in result.hands[0].table.seats] == [0, 1, 2, 1]
+
+
+@pytest.mark.parametrize("order", ["replacement_white_at_once", "seat_1_first", "seat_0_skip"])
+def test_it_opening_passes_go_from_the_dealer_in_playing_order_pt_3_1(order: str) -> None:
+    """PT-3.1: the passes start with the dealer (seat 2) and go in playing order
+    (2, 3, 0, 1); a white drawn as a replacement waits for the next pass. Laying out the
+    replacement white at once, starting with seat 1, or letting seat 1 go before seat 3
+    are each rejected citing PT-3.1."""
+    passes = _flower_passes()
+    if order == "replacement_white_at_once":
+        passes = [*passes[:2], flower(2), draw(2, "6s", back=True), *passes[2:6]]
+    elif order == "seat_1_first":
+        passes = [*passes[4:6], *passes[:4], *passes[6:]]
+    else:
+        passes = [*passes[:2], *passes[4:6], *passes[2:4], *passes[6:]]
+    events = [*passes, discard(2, "6p"), hu(3, "6p", target=2), end("win")]
+    doc = document("putian", [hand(2, PT_FLOWER_DEAL, events, wildcards=["9s", "9p"])])
+    error = rejection(doc)
+    assert error.rule == "PT-3.1", str(error)
+
+
+# -- Putian: 算花 with the dealer's extra 2 and a streak base (PT-7) ------------------
+
+
+def test_it_flower_settlement_with_dealer_extra_and_streak_base_pt_7_4() -> None:
+    """PT-7.1, PT-7.2, PT-7.4, PT-6, PT-5.4 through a two-hand match.
+
+    Hand 1: seat 0 deals and wins on its dealt 17 tiles (天胡, PT-5.4, paid as PT-7.2):
+    nobody has flower points, base 1 → each loser pays (1 + 0) × 2 = 2: [+6, −2, −2, −2].
+    The dealer won, so seat 0 deals again with a streak of 1 (PT-1).
+
+    Hand 2: golds 1s and 9p. Base 1 + 2 = 3 (PT-7.1, n = 1). Seat 0 (A) lays out all four
+    whites in the opening pass and holds one gold 1s: 5 + 1 = 6 points (the seed's own
+    example, PT-6). Seat 1 (B) draws its fourth 2m and declares a concealed kong: 2 points.
+    Seat 3 (D) holds one gold 1s: 1 point. Seat 2 (C, one gold 9p: 1 point) wins on
+    seat 1's discard 6s with 345m 678m 345p 678p 33s 56s + 9p.
+    Each loser pays (3 + 1) × 2 = 8, the dealer 2 more = 10 (PT-7.2) → seat 2 +26.
+    算花 (PT-7.4, the seed's example A 6, B 2, D 1): D pays A 5, D pays B 1, B pays A 4
+    → A +9, B −3, D −6. Deltas: A −10 + 9 = −1, B −8 − 3 = −11, C +26, D −8 − 6 = −14.
+    Totals [6 − 1, −2 − 11, −2 + 26, −2 − 14] = [+5, −13, +24, −16].
+    """
+    deal1 = [
+        "123m 456m 789m 123p 456p 77p",
+        "123m 456m 789m 123p 456p 8p",
+        "123m 456m 789m 123p 456p 8p",
+        "111222333444555s 6s",
+    ]
+    hand1 = hand(0, deal1, [hu(0, "7p"), end("win", [6, -2, -2, -2])],
+                 wildcards=["9s", "9p"])
+    deal2 = [
+        "5555z 1s 111333444555m",  # A: 17
+        "222m 111222333444p 6m",  # B: 16
+        "345m 678m 345p 678p 33s 5s 9p",  # C: 16
+        "1s 222s 33s 444s 777s 888s 9s",  # D: 16
+    ]
+    events2 = [
+        flower(0), draw(0, "7p", back=True),
+        flower(0), draw(0, "7p", back=True),
+        flower(0), draw(0, "7p", back=True),
+        flower(0), draw(0, "8p", back=True),
+        discard(0, "8p"),
+        draw(1, "2m"),
+        gang(1, "concealed", "2m"),
+        draw(1, "6s", back=True),
+        discard(1, "6s"),
+        hu(2, "6s", target=1),
+        end("win", [-1, -11, 26, -14]),
+    ]
+    hand2 = hand(0, deal2, events2, wildcards=["1s", "9p"], dealer_streak=1)
+    result = settle(document("putian", [hand1, hand2]))
+    assert result.totals == [5, -13, 24, -16]
+    table = result.hands[1].table
+    assert [table.flower_points(s) for s in range(4)] == [6, 2, 1, 1]
+    win = result.hands[1].wins[0]
+    assert win.score.points == 8  # what one non-dealer loser pays: (3 + 1) × 2
+
+
+# -- bots: every hand sums to zero and the replay agrees with what the bots wrote ------
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "putian", "sichuan"])
+def test_it_bot_hands_sum_to_zero_and_replay_agrees_c_6(variant: str) -> None:
+    """C-6 and LOG-FORMAT ``end.deltas``: 50 bot-played hands of each variant, written
+    as JSON text and read back; every hand's deltas sum to zero, the replay's deltas of
+    every hand equal the ``end.deltas`` the bots wrote, and the totals are their sums."""
+    match = simulate(variant, 50, seed=20261120)
+    text = dumps(match)
+    doc = json.loads(text)
+    assert len(doc["hands"]) == 50
+    written = [h["events"][-1].get("deltas") for h in doc["hands"]]
+    assert all(deltas is not None for deltas in written)
+    for number, deltas in enumerate(written, 1):
+        assert sum(deltas) == 0, f"hand {number}: {deltas}"
+    result = replay(loads(text))
+    assert [h.deltas for h in result.hands] == written
+    bare = replay(read_log(without_deltas(doc)))  # the engine's own settlement, unprompted
+    assert [h.deltas for h in bare.hands] == written
+    assert result.totals == [sum(column) for column in zip(*written, strict=True)]
+    assert write_log(read_log(doc)) == doc
