@@ -235,16 +235,15 @@ class Bot:
         off_suit = sum(real) - sum(focused)
         _, plain = tables.needed_after_each(real, sets, step=-1)
         flush_now, flush = tables.needed_after_each(focused, sets, step=-1)
-        values = []
+        values = [(99, 99)] * 34
         for kind in range(34):
+            if not counts[kind]:
+                continue
             if kind in table.setup.wildcards:
                 # discarding a wildcard: one wildcard fewer
                 p = tables.shanten(real, sets, wild - 1)
                 f = max(tables.shanten(focused, sets, wild - 1), off_suit - 1)
-                values.append((min(f, p + 2), p) if counts[kind] else (99, 99))
-                continue
-            if not real[kind]:
-                values.append((99, 99))
+                values[kind] = (min(f, p + 2), p)
                 continue
             p = max(plain[kind] - wild - 1, -1)
             if low <= kind < high or kind >= 27:
@@ -253,7 +252,7 @@ class Bot:
             else:
                 f = max(flush_now - wild - 1, -1)
                 f = max(f, off_suit - 2)
-            values.append((min(f, p + 2), p))
+            values[kind] = (min(f, p + 2), p)
         return values
 
     def _claim(self, table: Table, actions: Sequence[Action]) -> Action:

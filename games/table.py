@@ -938,9 +938,11 @@ class Table:
                                 Action(seat, Event("gang", seat, tile=meld.first, kind="added"))
                             )
         actions.extend(self.extra_turn_actions(seat))
+        limited = type(self).check_discard is not Table.check_discard
+        discards = _DISCARDS[seat]
         for kind, n in enumerate(state.hand):
-            if n and self.discard_ok(seat, TILES[kind]):
-                actions.append(_DISCARDS[seat][kind])
+            if n and (not limited or self.discard_ok(seat, TILES[kind])):
+                actions.append(discards[kind])
         return actions
 
     def extra_turn_actions(self, seat: int) -> list[Action]:

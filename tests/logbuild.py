@@ -133,7 +133,8 @@ class HandBuilder:
             if len(hand) != size:
                 raise ValueError(f"seat {seat} is given {len(hand)} tiles, not {size}")
         self.deal = hands
-        middle = [k for k in KINDS[variant] for _ in range(max(pool[k], 0))]
+        # The rest in rounds over the kinds, so that copies of a kind are spread out.
+        middle = [k for round_ in range(4) for k in KINDS[variant] if pool[k] > round_]
         self.wall = [*front_tiles, *middle, *reversed(back_tiles)]
         self.use_wall = wall
         self.front = 0
@@ -280,6 +281,13 @@ class HandBuilder:
                     tile = next(t for t, n in sorted(self.held[actor].items())
                                 if n > 0 and t not in self.wildcards and t != "5z")
             self.discard(actor, tile)
+        return self
+
+    def exhaust(self, seat: int) -> HandBuilder:
+        """:meth:`cycle` from ``seat`` on until the wall is empty."""
+        while self.left:
+            self.cycle(seat, 1)
+            seat = (seat + 1) % 4
         return self
 
     def _claimed(self, target: int | None, tile: str | None) -> tuple[int, str]:
@@ -433,10 +441,32 @@ SC_WAIT_3 = "666m777m888m123p5p"
 """Sichuan, void s: ready on 5p only (a chow of p, so no 对对胡); 平胡 1 fan."""
 
 
-def sc_discard_5p(seat3: str = SC_WAIT_3) -> HandBuilder:
+def sc_discard_5p(seat3: str = SC_WAIT_3, front: str = "") -> HandBuilder:
     """Sichuan: everyone names s void (nobody holds an s tile); Ann (dealer) discards
     5p, on which Ben (:data:`SC_WAIT_1`) and Cal (:data:`SC_WAIT_2`) can win, and Dee
     too with the default ``seat3``. Stops after the discard."""
-    hand = HandBuilder("sichuan", ["5p", SC_WAIT_1, SC_WAIT_2, seat3], pad="mp")
+    hand = HandBuilder("sichuan", ["5p", SC_WAIT_1, SC_WAIT_2, seat3], pad="mp",
+                       front=front)
     hand.dingques("ssss").discard(0, "5p")
+    return hand
+
+
+SC_NOT_READY_0 = "2m4m7m9m2p4p7p9p3m8m1p6p8m3p"
+"""Ann's 14 (she discards the 2m first): 3m 4m 7m 8m 8m 9m 1p 2p 3p 4p 6p 7p 9p,
+at least two tiles from ready, two suits."""
+SC_NOT_READY_2 = "3m5m7m9m5m9m2p4p6p8p1p3p6m"
+"""Cal: 567m 123p 99m + 35m 46p 8p: two tiles from ready, two suits."""
+SC_NOT_READY_3 = "1m2m4m6m8m1p3p5p7p9p2m6p8p"
+"""Dee: 789p and scraps: far from ready, two suits."""
+
+
+def sc_exhausted() -> HandBuilder:
+    """Sichuan: everyone names s void and holds no s; Ben holds :data:`SC_WAIT_1`
+    (ready, 1 point at best), the others are not ready and no 花猪. Every player
+    discards what they draw until the wall (55 tiles) is empty. Stops before
+    ``end``."""
+    hand = HandBuilder("sichuan", [SC_NOT_READY_0, SC_WAIT_1, SC_NOT_READY_2,
+                                   SC_NOT_READY_3])
+    hand.dingques("ssss").discard(0, "2m").cycle(1, 55)
+    assert hand.left == 0
     return hand

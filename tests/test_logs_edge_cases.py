@@ -166,16 +166,19 @@ class Supply:
 
 
 def draw_out(supply: Supply, first: int,
-             choose: Callable[[int, Supply], str] | None = None) -> list[Event]:
-    """Seats from ``first`` on in playing order each draw a tile and discard it, until
-    the wall is empty (the hand is then exhausted, C-5). ``choose(seat, supply)``
-    picks each drawn tile (default: the first one left)."""
+             choose: Callable[[int, Supply], str] | None = None,
+             out: Iterable[int] = ()) -> list[Event]:
+    """Seats from ``first`` on in playing order (skipping the seats ``out``) each draw a
+    tile and discard it, until the wall is empty (the hand is then exhausted, C-5).
+    ``choose(seat, supply)`` picks each drawn tile (default: the first one left)."""
     events: list[Event] = []
-    seat = first
+    seats = [(first + step) % 4 for step in range(4) if (first + step) % 4 not in set(out)]
+    turn = 0
     while len(supply):
+        seat = seats[turn % len(seats)]
         tile = choose(seat, supply) if choose else supply.take_first()
         events += cycle(seat, tile)
-        seat = (seat + 1) % 4
+        turn += 1
     return events
 
 
@@ -686,7 +689,8 @@ SC_EXHAUST_DEAL = [
 
 
 def _sichuan_exhausted(deal: list[str], opening: list[Event], first: int,
-                       deltas: list[int], rules: dict[str, Any] | None = None) -> Doc:
+                       deltas: list[int], rules: dict[str, Any] | None = None,
+                       out: Iterable[int] = ()) -> Doc:
     """Play ``opening`` after the void suits, then everyone throws what they draw until
     the wall is empty; seat 3, holding its void suit m, only ever draws m tiles."""
     supply = Supply("sichuan", deal)
@@ -700,7 +704,7 @@ def _sichuan_exhausted(deal: list[str], opening: list[Event], first: int,
         return left.take_first(lambda tile: not tile.endswith("m")) if any(
             n for k, n in left.left.items() if not k.endswith("m")) else left.take_first()
 
-    events = [*dingque("s", "s", "m", "m"), *opening, *draw_out(supply, first, choose),
+    events = [*dingque("s", "s", "m", "m"), *opening, *draw_out(supply, first, choose, out),
               end("exhausted", deltas)]
     return document("sichuan", [hand(0, deal, events)], rules)
 
@@ -719,8 +723,7 @@ def test_it_flower_pig_and_not_ready_pay_and_kongs_are_refunded_at_exhaustion_sc
     Total: seat 0 6 + 8 − 5 − 6 = 3; seat 1 −2 + 8 + 4 + 2 = 12; seat 2 −2 + 8 + 1 + 2
     = 9; seat 3 −2 − 24 + 2 = −24 → [+3, +12, +9, −24].
     """
-    opening = [gang(0, "concealed", "6m"), *cycle(0, "1s")]
-    opening[1]["from"] = "back"
+    opening = [gang(0, "concealed", "6m"), draw(0, "1s", back=True), discard(0, "1s")]
     doc = _sichuan_exhausted(SC_EXHAUST_DEAL, opening, 1, [3, 12, 9, -24])
     result = settle(doc)
     table = result.hands[0].table
@@ -771,7 +774,8 @@ def test_it_whites_drawn_in_an_opening_pass_wait_for_the_next_pass_pt_3_1() -> N
     assert [s.flowers for s in result.hands[0].table.seats] == [0, 1, 2, 1]
 
 
-@pytest.mark.parametrize("order", ["replacement_white_at_once", "seat_1_first", "seat_0_skip"])
+@pytest.mark.parametrize("order", ["replacement_white_at_once", "seat_1_first",
+                                   "seat_1_before_seat_3"])
 def test_it_opening_passes_go_from_the_dealer_in_playing_order_pt_3_1(order: str) -> None:
     """PT-3.1: the passes start with the dealer (seat 2) and go in playing order
     (2, 3, 0, 1); a white drawn as a replacement waits for the next pass. Laying out the
@@ -868,3 +872,316 @@ def test_it_bot_hands_sum_to_zero_and_replay_agrees_c_6(variant: str) -> None:
     assert [h.deltas for h in bare.hands] == written
     assert result.totals == [sum(column) for column in zip(*written, strict=True)]
     assert write_log(read_log(doc)) == doc
+
+
+# -- Sichuan: robbing a kong (SC-5.18, SC-6.3) ------------------------------------
+
+SC_ROB_DEAL = [
+    "123p 789p 99p 34p 234s 5p",  # seat 0, dealer: void m; throws 5p, later waits 2p/5p
+    "55p 22s 33s 55s 66s 77s 8s",  # seat 1: void m; pungs 5p, adds the last one
+    "123s 456s 789s 34p 11s",  # seat 2: void m; waits 2p/5p
+    "111m 123m 789m 67p 99m",  # seat 3: void s; waits 5p/8p
+]
+
+
+def test_it_robbing_an_added_kong_pays_no_kong_and_adds_a_fan_sc_5_18() -> None:
+    """SC-5.18, SC-6.3, SC-6.1, SC-6.2, SC-3.2.
+
+    Seat 1 pungs seat 0's 5p, later draws the last 5p and adds it; seat 2 robs it:
+    123s 456s 789s 345p 11s = 平胡 1 + 抢杠胡 1 = 2 fan → 2 points, paid by the konger
+    (as for a discard, SC-6.1) → [0, −2, +2, 0]. The robbed kong pays nothing (SC-6.3).
+    Play goes on with seat 3 (the first still in after the robber): seat 3 self-draws
+    8p: 111m 123m 789m 678p 99m = 平胡 1 + 根 1 (four 1m, SC-5.14) + 自摸 1 = 3 fan →
+    4 points from each of seats 0 and 1 → [−4, −4, 0, +8]. Then seat 0 (after seat 3)
+    self-draws 2p: 123p 234p 789p 99p 234s = 平胡 1 + 自摸 1 = 2 fan → 2 points from
+    seat 1, the only other player still in → [+2, −2, 0, 0]. Three winners: over.
+    Total [−4 + 2, −2 − 4 − 2, +2, +8] = [−2, −8, +2, +8].
+    """
+    events = [
+        *dingque("m", "m", "m", "s"),
+        discard(0, "5p"),
+        peng(1, 0, "5p"),
+        discard(1, "8s"),
+        *cycle(2, "2m"),
+        *cycle(3, "9s"),
+        *cycle(0, "3m"),
+        draw(1, "5p"),
+        gang(1, "added", "5p"),
+        hu(2, "5p", target=1, how="robbing_kong"),
+        draw(3, "8p"),
+        hu(3, "8p"),
+        draw(0, "2p"),
+        hu(0, "2p"),
+        end("win", [-2, -8, 2, 8]),
+    ]
+    result = settle(document("sichuan", [hand(0, SC_ROB_DEAL, events)]))
+    wins = result.hands[0].wins
+    assert [(w.seat, w.score.fan, w.score.points) for w in wins] == [(2, 2, 2), (3, 3, 4),
+                                                                     (0, 2, 2)]
+    assert sorted(pattern_ids(result, 0, 0)) == ["SC-5.1", "SC-5.18"]
+    assert result.hands[0].table.seats[1].kong_income == []
+
+
+def test_it_exhaustion_leaves_winners_out_but_refunds_them_sc_6_4() -> None:
+    """SC-6.4 (a)–(c) with a player who has already won; SC-5.17.
+
+    Seat 0 konged 6m at once (seats 1, 2, 3 pay 2 each): [+6, −2, −2, −2]. Its
+    replacement is 9p, which it throws: seat 1 wins on it, 123m 789m 111p 789p 99p =
+    带幺九 3 + 杠上炮 1 = 4 fan → 8 points from seat 0: [−8, +8, 0, 0]. Seat 1 is out;
+    seats 2, 3, 0 draw and throw until the wall is empty.
+    (a) seat 3, the 花猪, pays the cap 8 to seats 0 and 2 only (seat 1 has won and is out
+        of this): [+8, 0, +8, −16].
+    (b) seat 0 is not ready: pays ready seat 2 its 1 point: [−1, 0, +1, 0].
+    (c) seat 0 refunds its kong income to every payer, seat 1 included (it paid before
+        it won): [−6, +2, +2, +2].
+    Total: seat 0 6 − 8 + 8 − 1 − 6 = −1; seat 1 −2 + 8 + 2 = 8; seat 2 −2 + 8 + 1 + 2 = 9;
+    seat 3 −2 − 16 + 2 = −16 → [−1, +8, +9, −16].
+    """
+    opening = [gang(0, "concealed", "6m"), draw(0, "9p", back=True), discard(0, "9p"),
+               hu(1, "9p", target=0)]
+    doc = _sichuan_exhausted(SC_EXHAUST_DEAL, opening, 2, [-1, 8, 9, -16], out=[1])
+    result = settle(doc)
+    assert [(w.seat, w.score.fan, w.score.points) for w in result.hands[0].wins] == [(1, 4, 8)]
+
+
+# -- Jiaxing: robbing a contract player's kong, the winner outside the contract -------
+
+JX_ROB_OUTSIDE_DEAL = [
+    "34m 7z 99m 112233p 44p 6p",  # seat 0 (R), dealer
+    "12m 56m 77z 555s 2m 123p",  # seat 1 (W)
+    "78m 11m 567m 555z 666z",  # seat 2: waits on 6m or 9m
+    "9m 111z 222z 333z 444z",  # seat 3
+]
+
+
+def test_it_robbing_with_the_winner_outside_the_contract_jx_10_4() -> None:
+    """JX-10.4 with JX-10.3: contract 0–1 (three claims by seat 1 from seat 0), seats 2
+    and 3 persist. Seat 2 robs seat 0's added 9m: 789m 11m 567m 555z 666z = 混一色 2 +
+    白板刻 1 + 发财刻 1 + 无百搭 1 = 5 tai, no fan; base 5 → 25.
+    Seat 2 is in no contract (JX-10.3): seats 0 and 1 (in the contract) ×2, seat 3 ×1;
+    seat 0 is robbed: 2 + 3 = 5. Seat 0 pays 125, seat 1 50, seat 3 25; seat 2 +200.
+    """
+    events = [
+        discard(0, "3m"),
+        chi(1, 0, "3m", "12m"),
+        discard(1, "1p"),
+        *cycle(2, "8s"),
+        draw(3, "1s"),
+        discard(3, "9m"),
+        peng(0, 3, "9m"),
+        discard(0, "4m"),
+        chi(1, 0, "4m", "56m"),
+        discard(1, "2p"),
+        *cycle(2, "8s"),
+        *cycle(3, "1s"),
+        draw(0, "2s"),
+        discard(0, "7z"),
+        peng(1, 0, "7z"),
+        contract(2, "persist"),
+        contract(3, "persist"),
+        discard(1, "3p"),
+        *cycle(2, "8s"),
+        *cycle(3, "1s"),
+        draw(0, "9m"),
+        gang(0, "added", "9m"),
+        hu(2, "9m", target=0, how="robbing_kong"),
+        end("win", [-125, -50, 200, -25]),
+    ]
+    doc = document("jiaxing", [jx_hand(0, JX_ROB_OUTSIDE_DEAL, events, wildcard="5s",
+                                       indicator="4s")], {"base": 5})
+    result = settle(doc)
+    win = result.hands[0].wins[0]
+    assert (win.score.tai, win.score.fan, win.score.points) == (5, 0, 25)
+
+
+# -- Putian: an exhausted hand pays nothing and the dealer's streak grows (PT-7.5, PT-7.1)
+
+
+def test_it_exhausted_putian_hand_pays_nothing_and_raises_the_base_pt_7_1() -> None:
+    """PT-7.5, PT-1, PT-7.1.
+
+    Hand 1 (seat 1 deals): seat 2 lays out the four whites in the opening pass (their
+    replacements 1m 1m 1m 1m); all six golds (3 × 9s, 3 × 9p) are dealt; the wall's
+    other tiles are drawn and thrown until it is empty: no payment, [0, 0, 0, 0].
+    Hand 2: the dealer stays after an exhausted hand (PT-1), streak 1 → base 3 (PT-7.1).
+    Seat 1 (the dealer) wins on its dealt tiles (天胡, PT-5.4) with no flower points:
+    each loser pays (3 + 0) × 2 = 6 → [−6, +18, −6, −6].
+    """
+    deal1 = [
+        "999s 999p 2345678m 123s",  # seat 0: 16, all six golds
+        "23456789m 12345678p 9m",  # seat 1, dealer: 17
+        "5555z 12345678s 2345p",  # seat 2: 16
+        "23456789m 12345678s",  # seat 3: 16
+    ]
+    supply = Supply("putian", deal1, out=["9s", "9p"])
+    passes = []
+    for _ in range(4):
+        passes += [flower(2), draw(2, supply.take("1m"), back=True)]
+    events1 = [*passes, discard(1, "2m"), *draw_out(supply, 2), end("exhausted", [0, 0, 0, 0])]
+    deal2 = [
+        "123m 456m 789m 123p 456p 8p",
+        "123m 456m 789m 123p 456p 77p",
+        "123m 456m 789m 123p 456p 8p",
+        "111222333444555s 6s",
+    ]
+    hand2 = hand(1, deal2, [hu(1, "7p"), end("win", [-6, 18, -6, -6])],
+                 wildcards=["9s", "9p"], dealer_streak=1)
+    doc = document("putian", [hand(1, deal1, events1, wildcards=["9s", "9p"]), hand2])
+    result = settle(doc)
+    assert result.hands[1].table.setup.dealer_streak == 1
+
+
+# -- Sichuan: 杠上花 after an exposed kong (SC-5.16, SC-6.3) ----------------------
+
+SC_FLOWER_DEAL = [
+    "9m 111s 234s 567s 55s 78s",  # seat 0, dealer: void m; throws 9m, waits 6s/9s
+    "999m 123m 456m 46p 11p",  # seat 1: void s
+    "222p 333p 777p 888p 9p",  # seat 2: void s
+    "234m 567m 678m 45s 99s",  # seat 3: void p, waits 3s/6s
+]
+
+
+def test_it_kong_replacement_win_after_an_exposed_kong_is_paid_by_all_sc_5_16() -> None:
+    """SC-5.16 (reading: 杠上花 is paid as a self-draw even after an exposed kong),
+    SC-6.3, SC-6.2, SC-6.1; cap 6 fan so no value is capped.
+
+    Seat 1 konges seat 0's 9m: seat 0 pays 2 at once → [−2, +2, 0, 0]. The replacement
+    5p completes [9999m] 123m 456m 456p 11p = 平胡 1 + 根 1 + 自摸 1 + 杠上花 1 = 4 fan
+    → 2^3 = 8 points from each of seats 0, 2, 3 → [−8, +24, −8, −8].
+    Seat 2 (the next after the self-drawing winner) draws and throws 6s; seats 3 and 0
+    win on it: seat 3 234m 567m 678m 456s 99s = 平胡 → 1 point; seat 0 111s 234s 567s
+    678s 55s = 清一色 3 fan → 4 points; seat 2 pays both → [+4, 0, −5, +1].
+    Total [−2 − 8 + 4, 2 + 24, −8 − 5, −8 + 1] = [−6, +26, −13, −7].
+    """
+    events = [
+        *dingque("m", "s", "s", "p"),
+        discard(0, "9m"),
+        gang(1, "exposed", "9m", target=0),
+        draw(1, "5p", back=True),
+        hu(1, "5p"),
+        *cycle(2, "6s"),
+        hu(3, "6s", target=2),
+        hu(0, "6s", target=2),
+        end("win", [-6, 26, -13, -7]),
+    ]
+    result = settle(document("sichuan", [hand(0, SC_FLOWER_DEAL, events)], {"cap_fan": 6}))
+    wins = result.hands[0].wins
+    assert [(w.seat, w.score.fan, w.score.points) for w in wins] == [(1, 4, 8), (3, 1, 1),
+                                                                     (0, 3, 4)]
+    assert "SC-5.16" in pattern_ids(result, 0, 0)
+
+
+# -- Jiaxing: a contract formed by an exposed kong, then 杠上开花 (JX-9, JX-7.2, JX-10.2)
+
+JX_KONG_CONTRACT_DEAL = [
+    "34m 7z 1234s 6789s 123z",  # seat 0, dealer: 14
+    "12m 56m 777z 22m 78m 44z",  # seat 1: 13; the two 4z are thrown away
+    "112233s 667788s 9s",  # seat 2
+    "123p 456p 789p 11p 56p",  # seat 3
+]
+
+
+def test_it_contract_formed_by_an_exposed_kong_then_kong_replacement_win_jx_9() -> None:
+    """JX-9, JX-2.5, JX-7.2, JX-10.2.
+
+    Seat 1 chows 3m and 4m from seat 0, then konges seat 0's 7z (exposed): the third
+    claim from seat 0 forms the contract, so seats 2 and 3 answer right after the kong,
+    before the replacement draw; both persist. The replacement 9m completes chow 123m,
+    chow 456m, kong 7z, 789m, 22m: 混一色 2 + 红中刻 1 + 无百搭 1 = 4 tai; 杠上开花 1 fan
+    (JX-7.2) → score 1 × 4 × 2 = 8. Winner in the contract (JX-10.2): seat 0 pays
+    5 × 8 = 40, seats 2 and 3 persisted: 2 × 8 = 16 each; seat 1 +72.
+    """
+    events = [
+        discard(0, "3m"),
+        chi(1, 0, "3m", "12m"),
+        discard(1, "4z"),
+        *cycle(2, "5z"),
+        *cycle(3, "5z"),
+        draw(0, "5z"),
+        discard(0, "4m"),
+        chi(1, 0, "4m", "56m"),
+        discard(1, "4z"),
+        *cycle(2, "6z"),
+        *cycle(3, "6z"),
+        draw(0, "6z"),
+        discard(0, "7z"),
+        gang(1, "exposed", "7z", target=0),
+        contract(2, "persist"),
+        contract(3, "persist"),
+        draw(1, "9m", back=True),
+        hu(1, "9m"),
+        end("win", [-40, 72, -16, -16]),
+    ]
+    doc = document("jiaxing", [jx_hand(0, JX_KONG_CONTRACT_DEAL, events, wildcard="5s",
+                                       indicator="4s")])
+    result = settle(doc)
+    win = result.hands[0].wins[0]
+    assert (win.score.tai, win.score.fan, win.score.points) == (4, 1, 8)
+    assert "JX-7.2" in pattern_ids(result, 0)
+
+
+# -- Sichuan: a kong after some players have won (SC-6.3 "still in") ----------------
+
+
+def test_it_kong_after_winners_left_is_paid_by_those_still_in_sc_6_3() -> None:
+    """SC-6.3, SC-3.2, SC-6.1, SC-6.2.
+
+    Seats 1 and 3 win on seat 0's 5m (1 and 2 points) → [−3, +1, 0, +2]. Seat 0 then
+    draws its fourth 1p and declares a concealed kong: every other player *still in*
+    pays 2 — only seat 2 → [+2, 0, −2, 0]. Seat 0 draws the replacement 3p and throws
+    it; seat 2 and seat 0 throw a 3p each; seat 2 self-draws 1m: 清一色 3 + 自摸 1 = 4
+    fan → 8 points from seat 0 → [−8, 0, +8, 0].
+    Total [−3 + 2 − 8, +1, −2 + 8, +2] = [−9, +1, +6, +2].
+    """
+    events = [
+        *dingque("m", "s", "p", "p"),
+        discard(0, "5m"),
+        hu(1, "5m", target=0),
+        hu(3, "5m", target=0),
+        draw(0, "1p"),
+        gang(0, "concealed", "1p"),
+        draw(0, "3p", back=True),
+        discard(0, "3p"),
+        *cycle(2, "3p"),
+        *cycle(0, "3p"),
+        draw(2, "1m"),
+        hu(2, "1m"),
+        end("win", [-9, 1, 6, 2]),
+    ]
+    result = settle(document("sichuan", [hand(0, SC_MULTI_DEAL, events)]))
+    assert result.hands[0].table.seats[0].kong_income == [(2, 2)]
+
+
+# -- balances: Jiaxing's service fee (JX-10.6) and Sichuan's beans (SC-6.5) -----------
+
+
+def test_it_service_fee_never_takes_more_than_a_balance_jx_10_6() -> None:
+    """JX-10.6, C-6: the robbing hand above ([0, −30, +30, 0]) with start balance 15 and
+    fee 10. After the hand the balances are [15, −15, 45, 15]; each player pays the fee
+    but never more than they have: [10, 0, 10, 10] → balances [5, −15, 35, 5]. The fee
+    leaves the table; the hand's deltas are unchanged."""
+    events = [
+        discard(0, "4s"), peng(1, 0, "4s"), discard(1, "5p"), *cycle(2, "7z"),
+        *cycle(3, "6p"), *cycle(0, "7p"), draw(1, "4s"), gang(1, "added", "4s"),
+        hu(2, "4s", target=1, how="robbing_kong"), end("win", [0, -30, 30, 0]),
+    ]
+    doc = document("jiaxing", [jx_hand(0, JX_ROB_DEAL, events, wildcard="9p",
+                                       indicator="8p")],
+                   {"base": 2, "fee": 10, "start_balance": 15})
+    result = settle(doc)
+    assert result.fees == [10, 0, 10, 10]
+    assert result.balances == [5, -15, 35, 5]
+
+
+def test_it_beans_multiply_points_and_the_fee_is_taken_apart_sc_6_5() -> None:
+    """SC-6.5, C-6: the three-winner hand ([−7, +1, +4, +2] points) in a room with
+    N = 200, fee A = 400 and 2000 beans each: beans [−1400, +200, +800, +400] →
+    [600, 2200, 2800, 2400]; the fee, 400 each, is taken apart → [200, 1800, 2400, 2000].
+    """
+    events = [*dingque("m", "s", "p", "p"), discard(0, "5m"), hu(1, "5m", target=0),
+              hu(2, "5m", target=0), hu(3, "5m", target=0), end("win", [-7, 1, 4, 2])]
+    doc = document("sichuan", [hand(0, SC_MULTI_DEAL, events)],
+                   {"room_coefficient": 200, "fee": 400, "start_balance": 2000})
+    result = settle(doc)
+    assert result.fees == [400, 400, 400, 400]
+    assert result.balances == [200, 1800, 2400, 2000]
