@@ -123,6 +123,9 @@ _DISCARDS = [
 ]
 
 
+_ORDINALS = ("first", "second", "third", "fourth", "fifth")
+
+
 def _name(kind: int) -> str:
     return str(TILES[kind])
 
@@ -184,14 +187,14 @@ class Table:
                     f" gets {want}",
                 )
             for tile in tiles:
-                self._use(tile.kind, self.SETUP_RULE, f"{self.name(seat)}'s deal")
+                self._use(tile.kind, "C-1", f"{self.name(seat)}'s deal")
                 self.seats[seat].hand[tile.kind] += 1
         # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
         # leaves them out of their kinds' counts.
         self.tiles_left = self.TILES_IN_PLAY - self.OUT_OF_PLAY - sum(self.used)
         if self.wall is not None:
             for tile in self.wall:
-                self._use(tile.kind, "C-5", "the wall")
+                self._use(tile.kind, "C-1", "the wall")
             if len(self.wall) != self.tiles_left:
                 raise RuleViolation(
                     "C-5",
@@ -212,15 +215,20 @@ class Table:
         if limits is None:
             limits = self.__dict__["_limits"] = [self._copies(k) for k in range(34)]
         if self.used[kind] > limits[kind]:
+            rule = self.copy_rule(kind) if limits[kind] < 4 else rule
             raise RuleViolation(
                 rule,
-                f"{where} holds a fifth copy of {_name(kind)}: only "
-                f"{self._copies(kind)} are in play",
+                f"{where} holds a {_ORDINALS[limits[kind]]} copy of {_name(kind)}: only "
+                f"{limits[kind]} are in play",
             )
 
     @property
     def ended(self) -> bool:
         return self.phase is Phase.ENDED
+
+    def copy_rule(self, kind: int) -> str:
+        """The rule that takes a kind's turned-up copy out of play."""
+        return "C-1"
 
     def name(self, seat: int) -> str:
         return self.setup.players[seat]
@@ -318,9 +326,25 @@ class Table:
     _handler_map: ClassVar[dict[str, Callable[[Table, Event], None]]]
 
     def _wrong_time(self, event: Event, what: str) -> RuleViolation:
-        return RuleViolation(
-            "C-2", f"{self.name(event.actor or 0)} can't {what} now: {self._waiting_for()}"
-        )
+        actor = event.actor or 0
+        return RuleViolation(self._timing_rule(event),
+                             f"{self.name(actor)} can't {what} now: {self._waiting_for()}")
+
+    def _timing_rule(self, event: Event) -> str:
+        """The rule an event out of turn breaks, as precisely as the phase tells."""
+        actor = event.actor
+        if actor is not None and self.seats[actor].won:
+            return "SC-3.2"
+        if self.phase is Phase.DINGQUE:
+            return "SC-2"
+        if self.phase is Phase.FLOWERS:
+            return "PT-3.1"
+        if self.phase is Phase.CONTRACT:
+            return "JX-9"
+        if (self.phase is Phase.TURN and actor == self.turn and event.type == "draw"
+                and self.drawn is None and self.any_claim and self.seats[actor].melds):
+            return "JX-2.7" if self.HAS_CHOW else "SC-3"
+        return "C-2"
 
     def _waiting_for(self) -> str:
         if self.phase is Phase.DRAW:
@@ -1168,6 +1192,9 @@ class JiaxingTable(Table):
         super().__init__(setup)
         self.gave_up_seats: set[int] = set()
 
+    def copy_rule(self, kind: int) -> str:
+        return "JX-4"
+
     def _copies(self, kind: int) -> int:
         indicator = self.setup.indicator
         return 3 if indicator is not None and indicator.kind == kind else 4
@@ -1285,6 +1312,9 @@ class PutianTable(Table):
 
     def _copies(self, kind: int) -> int:
         return 3 if kind in self.setup.wildcards else 4
+
+    def copy_rule(self, kind: int) -> str:
+        return "PT-2"
 
     # PT-3.1: passes from the dealer in playing order; in a player's slot they lay out
     # every white they hold then, each followed by a replacement from the back; whites
