@@ -312,9 +312,11 @@ def loads(text: str) -> Match:
         raise TypeError(f"loads() takes the document's text, not {type(text).__name__}")
     if len(text) > MAX_CHARS:
         raise LogError(f"the document is longer than {MAX_CHARS:,} characters")
-    if _nesting(text) > MAX_DEPTH:
-        raise LogError(f"the document is nested more than {MAX_DEPTH} levels deep "
-                       "(a mahjong-log/1 document needs 5)")
+    # The exact depth scan costs as much as parsing; large documents skip it, since the
+    # strict reader rejects any unexpected structure and the parser's recursion guard
+    # stops absurd depths.
+    if len(text) < _SCAN_BELOW and _nesting(text) > MAX_DEPTH:
+        raise _too_deep()
     try:
         data = json.loads(text, object_pairs_hook=_unique_fields,
                           parse_constant=_no_constant, parse_int=_integer_literal)
@@ -324,10 +326,18 @@ def loads(text: str) -> Match:
         raise LogError(f"the document is not valid JSON: {error.msg} at line {error.lineno}, "
                        f"column {error.colno}") from None
     except RecursionError:
-        raise LogError("the document is nested too deeply to read") from None
+        raise _too_deep() from None
     except ValueError as error:
         raise LogError(f"the document is not valid JSON: {error}") from None
     return read_log(data)
+
+
+_SCAN_BELOW = 200_000
+
+
+def _too_deep() -> LogError:
+    return LogError(f"the document is nested more than {MAX_DEPTH} levels deep "
+                    "(a mahjong-log/1 document needs 5)")
 
 
 def read_log(data: Any) -> Match:
@@ -455,7 +465,7 @@ def _no_constant(name: str) -> Any:
 
 
 def _integer_literal(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
+    if len(text) > MAX_DIGITS and len(text.lstrip("-")) > MAX_DIGITS:
         raise LogError(f"an integer with {len(text.lstrip('-'))} digits is too large "
                        f"(at most {MAX_DIGITS} digits)")
     return int(text)
@@ -733,8 +743,13 @@ def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
                        f"not {_show(value)}")
     if len(value) > MAX_EVENTS:
         raise LogError(f"the hand has {len(value)} events; at most {MAX_EVENTS} are read")
-    events = tuple(_located(None, index, _event, raw, variant)
-                   for index, raw in enumerate(value, 1))
+    read: list[Event] = []
+    try:
+        for raw in value:
+            read.append(_event(raw, variant))
+    except LogError as error:
+        raise error.at(event=len(read) + 1) from None
+    events = tuple(read)
     for index, event in enumerate(events, 1):
         if event.type == "end" and index < len(events):
             raise LogError("end must be the hand's last event; more events follow it",

@@ -234,9 +234,15 @@ class Replayer:
                 result.fees = list(result.table.fees)
             return house, None
         coefficient = int(_option(self.match, "room_coefficient") or 1)
+        minimum = int(_option(self.match, "min_balance") or 0)
         balances = [start] * 4
         fees = [0, 0, 0, 0]
         for result in results:
+            short = [s for s in range(4) if balances[s] < minimum]
+            if short and result.number > 1:
+                raise LogError(f"{self.match.players[short[0]]} has {balances[short[0]]}, below "
+                               f"the room's minimum of {minimum}, and can't start another hand",
+                               hand=result.number, rule="SC-6.5")
             for seat in range(4):
                 balances[seat] += result.deltas[seat] * coefficient
             if result.end_reason == "abandoned" and self.variant.name == "jiaxing":

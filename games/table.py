@@ -48,6 +48,10 @@ class Phase(enum.Enum):
     ENDED = "ended"
 
 
+_ENDED, _TURN, _DRAW, _DISCARDED, _ROBBABLE = (
+    Phase.ENDED, Phase.TURN, Phase.DRAW, Phase.DISCARDED, Phase.ROBBABLE)
+
+
 @dataclass(frozen=True)
 class Action:
     """One thing a seat may do now; ``event`` is the event that would record it."""
@@ -186,15 +190,20 @@ class Table:
                     f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
                     f" gets {want}",
                 )
+            hand = self.seats[seat].hand
             for tile in tiles:
-                self._use(tile.kind, "C-1", f"{self.name(seat)}'s deal")
-                self.seats[seat].hand[tile.kind] += 1
+                hand[tile.kind] += 1
+        for kind in range(34):
+            self.used[kind] = sum(state.hand[kind] for state in self.seats)
+        self._check_copies("C-1", lambda kind: next(
+            f"{self.name(s)}'s deal" for s in range(4) if self.seats[s].hand[kind]))
         # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
         # leaves them out of their kinds' counts.
         self.tiles_left = self.TILES_IN_PLAY - self.OUT_OF_PLAY - sum(self.used)
         if self.wall is not None:
             for tile in self.wall:
-                self._use(tile.kind, "C-1", "the wall")
+                self.used[tile.kind] += 1
+            self._check_copies("C-1", lambda kind: "the wall")
             if len(self.wall) != self.tiles_left:
                 raise RuleViolation(
                     "C-5",
@@ -209,11 +218,22 @@ class Table:
     def _position_stub(self) -> Position:
         return Position(variant=self.variant, hand=(), wildcards=self.setup.wildcards)
 
-    def _use(self, kind: int, rule: str, where: str) -> None:
-        self.used[kind] += 1
-        limits = self.__dict__.get("_limits")
+    def _check_copies(self, rule: str, where: Callable[[int], str]) -> None:
+        limits = self._copy_limits()
+        for kind in range(34):
+            if self.used[kind] > limits[kind]:
+                self.used[kind] -= 1
+                self._use(kind, rule, where(kind))
+
+    def _copy_limits(self) -> list[int]:
+        limits: list[int] | None = self.__dict__.get("_limits")
         if limits is None:
             limits = self.__dict__["_limits"] = [self._copies(k) for k in range(34)]
+        return limits
+
+    def _use(self, kind: int, rule: str, where: str) -> None:
+        self.used[kind] += 1
+        limits = self._copy_limits()
         if self.used[kind] > limits[kind]:
             rule = self.copy_rule(kind) if limits[kind] < 4 else rule
             raise RuleViolation(
@@ -284,9 +304,11 @@ class Table:
 
     def next_seat(self, seat: int) -> int:
         """The next seat in playing order still playing (C-2, SC-3.2)."""
-        for step in range(1, 5):
+        seats = self.seats
+        for step in (1, 2, 3, 4):
             candidate = (seat + step) % 4
-            if not self.seats[candidate].out:
+            state = seats[candidate]
+            if not state.won and not state.left:
                 return candidate
         return seat
 
@@ -297,9 +319,10 @@ class Table:
 
     def apply(self, event: Event) -> None:
         """Apply one event, or raise :class:`RuleViolation` naming the rule."""
-        if self.phase is Phase.ENDED:
+        if self.phase is _ENDED:
             raise RuleViolation("C-5", "the hand is already over")
-        handler = self._handlers().get(event.type)
+        handler = self._handler_map.get(event.type) if "_handler_map" in type(self).__dict__ \
+            else self._handlers().get(event.type)
         if handler is None:
             raise RuleViolation(
                 self.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
@@ -357,26 +380,29 @@ class Table:
         if self.phase is Phase.ROBBABLE:
             return "an added kong awaits robbing or its replacement draw"
         if self.phase is Phase.CONTRACT:
-            return f"{self.name(self.contract_queue[0])} must answer the contract (JX-9)"
+            return f"{self.name(self.contract_queue[0])} must answer the contract"
         if self.phase is Phase.DINGQUE:
-            return "every player must first name a void suit (SC-2)"
+            return "every player must first name a void suit"
         if self.phase is Phase.FLOWERS:
-            return "the opening white replacements are under way (PT-3.1)"
+            return "the opening white replacements are under way"
         return "the hand is over"
 
     # draw
 
     def _on_draw(self, event: Event) -> None:
-        actor = self._actor(event)
-        tile = self._tile(event)
-        if self.phase is Phase.DISCARDED:
+        actor = event.actor
+        tile = event.tile
+        if actor is None or tile is None:
+            raise RuleViolation("C-2", "a draw needs an actor and a tile")
+        phase = self.phase
+        if phase is _DISCARDED:
             self._pass_discard()
-        if self.phase is Phase.ROBBABLE:
+        elif phase is _ROBBABLE:
             self._complete_added_kong()
-        if self.phase is not Phase.DRAW or actor != self.turn:
+        if self.phase is not _DRAW or actor != self.turn:
             raise self._wrong_time(event, f"draw {tile}")
         back = event.source == "back"
-        if not (back == self.need_back):
+        if back != self.need_back:
             raise RuleViolation(
                 "C-5",
                 f"{self.name(actor)} must draw from the "
@@ -388,7 +414,7 @@ class Table:
         self.drawn = tile
         self.after_kong = back and self.need_back_reason == "kong"
         self.need_back = False
-        self.phase = Phase.TURN
+        self.phase = _TURN
 
     need_back_reason = "kong"
 
@@ -397,9 +423,10 @@ class Table:
             raise RuleViolation(
                 "C-5", f"{self.name(actor)} can't draw: the wall is empty and the hand is exhausted"
             )
-        if self.wall is not None:
-            expected = self.wall[self.back - 1] if back else self.wall[self.front]
-            if not (expected == tile):
+        wall = self.wall
+        if wall is not None:
+            expected = wall[self.back - 1] if back else wall[self.front]
+            if expected is not tile and expected != tile:
                 raise RuleViolation(
                     "C-5",
                     f"{self.name(actor)} drew {tile}, but the "
@@ -419,24 +446,28 @@ class Table:
         discarder = self.last_discard[0]
         after = self.discard_winners[-1] if self.discard_winners else discarder
         self.turn = self.next_seat(after)
-        self.discard_winners = []
+        if self.discard_winners:
+            self.discard_winners = []
         self.kong_discard = False
-        self.phase = Phase.DRAW
+        self.phase = _DRAW
         self.need_back = False
 
     # discard
 
     def _on_discard(self, event: Event) -> None:
-        actor = self._actor(event)
-        tile = self._tile(event)
-        if self.phase is not Phase.TURN or actor != self.turn:
+        actor = event.actor
+        tile = event.tile
+        if actor is None or tile is None:
+            raise RuleViolation("C-2", "a discard needs an actor and a tile")
+        if self.phase is not _TURN or actor != self.turn:
             raise self._wrong_time(event, f"discard {tile}")
         state = self.seats[actor]
-        if not (state.hand[tile.kind] > 0):
+        if state.hand[tile.kind] <= 0:
             raise RuleViolation(
                 "C-1", f"{self.name(actor)} can't discard {tile}: it is not in their hand"
             )
-        self.check_discard(actor, tile)
+        if self._limits_discards:
+            self.check_discard(actor, tile)
         state.hand[tile.kind] -= 1
         state.river.append((tile, False))
         state.discarded = True
@@ -444,8 +475,13 @@ class Table:
         self.kong_discard = self.after_kong
         self.after_kong = False
         self.drawn = None
-        self.discard_winners = []
-        self.phase = Phase.DISCARDED
+        if self.discard_winners:
+            self.discard_winners = []
+        self.phase = _DISCARDED
+
+    @property
+    def _limits_discards(self) -> bool:
+        return type(self).check_discard is not Table.check_discard
 
     def check_discard(self, seat: int, tile: Tile) -> None:
         """Variant limits on discards (gold, void suit, the ready lock)."""
@@ -917,12 +953,18 @@ class Table:
 
     # -- legal actions (bots, annotation) -------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Everything any seat may do now, each as the event that would record it."""
+    def legal_actions(self, *, leaving: bool = False) -> list[Action]:
+        """Everything any seat may do now, each as the event that would record it.
+
+        Declining a claim or a win is not an action: the next event simply comes.
+        With ``leaving``, every seat still at the table may also leave (JX-10.6, SC-6.6).
+        """
         if self.phase is Phase.ENDED:
             return []
         method = getattr(self, f"_legal_{self.phase.value}")
         actions: list[Action] = method()
+        if leaving:
+            actions.extend(Action(s, Event("leave", s)) for s in range(4) if not self.seats[s].left)
         return actions
 
     def _legal_draw(self) -> list[Action]:
