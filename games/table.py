@@ -870,8 +870,11 @@ class Table:
         else:
             self.seats[seat].hand[tile.kind] += 1
             if how != "robbing_kong":
+                after_kong = self.kong_discard
                 self._take_discard(target, seat)
-                self.last_discard = (target, tile)  # others may still win on it (SC-3.1)
+                # Others may still win on the same discard, 杠上炮 included (SC-3.1, SC-5.17).
+                self.last_discard = (target, tile)
+                self.kong_discard = after_kong
         deltas = self.win_deltas(seat, target, how, score)
         for i in range(4):
             self.deltas[i] += deltas[i]
