@@ -156,7 +156,13 @@ class Replayer:
         table = self.begin(number, hand)
         deltas: list[int] | None = None
         reason = "abandoned"
-        for index, event in enumerate(hand.events, start=1):
+        events = hand.events
+        try:
+            done = table.apply_run(events)  # the common draw/discard stretch, fast
+        except RuleViolation as problem:
+            raise LogError(problem.message, hand=number, event=table.seen_events + 1,
+                           rule=problem.rule) from None
+        for index, event in enumerate(events[done:], start=done + 1):
             try:
                 if event.type == "end":
                     reason = event.reason or "win"

@@ -332,6 +332,60 @@ class Table:
         handler(self, event)
         self.seen_events += 1
 
+    def apply_run(self, events: Sequence[Event]) -> int:
+        """Apply events up to the first ``end``; returns how many were applied.
+
+        Same checks as :meth:`apply`, with the plain draw from the front and the
+        discard of a variant without discard limits done inline: they are nearly
+        every event of a log, and validation speed matters for uploads.
+        """
+        seats = self.seats
+        wall = self.wall
+        plain_discards = not self._limits_discards
+        applied = 0
+        for event in events:
+            kind = event.type
+            actor = event.actor
+            tile = event.tile
+            if (kind == "draw" and wall is not None and tile is not None and actor is not None
+                    and event.source == "front" and not self.need_back
+                    and self.tiles_left > 0):
+                if self.phase is _DISCARDED:
+                    self._pass_discard()
+                if (self.phase is _DRAW and actor == self.turn and not self.need_back
+                        and not seats[actor].left and wall[self.front] is tile):
+                    self.front += 1
+                    self.tiles_left -= 1
+                    seats[actor].hand[tile.kind] += 1
+                    self.drawn = tile
+                    self.after_kong = False
+                    self.phase = _TURN
+                    self.seen_events += 1
+                    applied += 1
+                    continue
+            elif (kind == "discard" and plain_discards and tile is not None
+                  and self.phase is _TURN and actor == self.turn
+                  and seats[actor].hand[tile.kind] > 0 and not seats[actor].left):
+                state = seats[actor]
+                state.hand[tile.kind] -= 1
+                state.river.append((tile, False))
+                state.discarded = True
+                self.last_discard = (actor, tile)
+                self.kong_discard = self.after_kong
+                self.after_kong = False
+                self.drawn = None
+                if self.discard_winners:
+                    self.discard_winners = []
+                self.phase = _DISCARDED
+                self.seen_events += 1
+                applied += 1
+                continue
+            elif kind == "end":
+                return applied
+            self.apply(event)
+            applied += 1
+        return applied
+
     @classmethod
     def _handlers(cls) -> dict[str, Callable[[Table, Event], None]]:
         """Event type → handler, looked up once per class (replay speed)."""
@@ -908,6 +962,9 @@ class Table:
         """Check the hand may end this way; return its deltas (C-6)."""
         if reason == "win":
             if not (bool(self.wins) and self.phase is Phase.ENDED or self._all_but_one_won()):
+                if self.PLAY_ON and self.wins:
+                    raise RuleViolation("SC-3.2", "the hand can't end as a win yet: the others "
+                                        "play on until three have won or the wall runs out")
                 raise RuleViolation(
                     "C-5",
                     "the hand can't end as a win: "
@@ -921,7 +978,8 @@ class Table:
             if not (self.phase is Phase.DRAW and self.tiles_left == 0):
                 raise RuleViolation(
                     "C-5",
-                    f"the hand isn't exhausted: {self.tiles_left} tiles are left"
+                    f"the hand isn't exhausted: {self.tiles_left} "
+                    f"tile{'s are' if self.tiles_left != 1 else ' is'} left"
                     if self.tiles_left
                     else "the hand isn't exhausted: " + self._waiting_for(),
                 )
@@ -993,7 +1051,6 @@ class Table:
             for tile in [win_tile] if win_tile is not None else sorted({t for t in state.tiles()}):
                 if self.can_self_draw(seat, tile):
                     actions.append(Action(seat, Event("hu", seat, tile=tile)))
-                    break
             if (self.drawn is not None or self._dealer_opening(seat)) and self.tiles_left:
                 for kind, n in enumerate(state.hand):
                     if n == 4 and self.meld_tile_ok(seat, kind):
@@ -1030,6 +1087,11 @@ class Table:
         except RuleViolation:
             return False
         return True
+
+    @property
+    def robbed_kong_pending(self) -> bool:
+        """Sichuan: a kong was just robbed and others may rob it too (SC-5.18)."""
+        return False
 
     def shape_shanten(self, seat: int, counts: Sequence[int]) -> int:
         """Shape shanten of a seat's melds with these concealed counts (no Position built)."""
@@ -1126,10 +1188,15 @@ class Table:
                 not self.discard_winners
                 or ((seat - discarder) % 4 > (self.discard_winners[-1] - discarder) % 4)
             ):
+                robbing = self.robbed_kong_pending
                 if self.can_win_on(
-                    seat, tile, after_kong_discard=self.kong_discard, last_tile=self.tiles_left == 0
+                    seat, tile, robbing_kong=robbing,
+                    after_kong_discard=self.kong_discard and not robbing,
+                    last_tile=self.tiles_left == 0 and not robbing,
                 ):
-                    actions.append(Action(seat, Event("hu", seat, tile=tile, target=discarder)))
+                    actions.append(Action(seat, Event(
+                        "hu", seat, tile=tile, target=discarder,
+                        how="robbing_kong" if robbing else None)))
             if self.discard_winners or self.tiles_left < self.CLAIMS_STOP_AT:
                 continue
             if not self.may_claim(seat):
@@ -1709,6 +1776,12 @@ class SichuanTable(Table):
         # After a win on a discard (or a robbed kong) others may still win on the same
         # tile (SC-3.1); the next draw decides where play goes on (SC-3.2).
 
+    def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
+        if self.rob_pending is not None and self.phase is Phase.DISCARDED:
+            raise RuleViolation("SC-5.18", f"{self.name(actor)}'s win on the robbed kong tile "
+                                "must be recorded as robbing the kong")
+        super()._discard_win(event, actor, tile)
+
     def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
         if self.phase is Phase.DISCARDED and self.rob_pending is not None:
             # another robber of the same kong (一炮多响 on a kong)
@@ -1732,6 +1805,10 @@ class SichuanTable(Table):
             self.phase = Phase.DISCARDED
 
     rob_pending: tuple[int, Tile] | None = None
+
+    @property
+    def robbed_kong_pending(self) -> bool:
+        return self.rob_pending is not None and self.phase is Phase.DISCARDED
 
     def _pass_discard(self) -> None:
         self.rob_pending = None

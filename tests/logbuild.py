@@ -7,9 +7,11 @@ the events, written one call at a time. It only keeps the wall's two ends and
 each seat's tiles so that draws can be filled in; it checks no rule — that is
 the engine's job, and the tests' expectations come from RULES.md.
 
->>> hand = HandBuilder("sichuan", ["1m" * 14, "", "", ""], pad="p")
->>> len(hand.deal[0]), len(hand.deal[1]), len(hand.wall)
-(14, 13, 55)
+>>> hand = HandBuilder("sichuan", ["123456789m11p", "", "", ""], pad="ps")
+>>> len(hand.deal[0]), len(hand.deal[1]), len(hand.wall), hand.deal[0][-1]
+(14, 13, 55, '4p')
+>>> hand.dingques("ssss").discard(0, "1m").draw(1).events[-1]
+{'type': 'draw', 'actor': 1, 'tile': '1m'}
 """
 
 from __future__ import annotations
@@ -468,5 +470,29 @@ def sc_exhausted() -> HandBuilder:
     hand = HandBuilder("sichuan", [SC_NOT_READY_0, SC_WAIT_1, SC_NOT_READY_2,
                                    SC_NOT_READY_3])
     hand.dingques("ssss").discard(0, "2m").cycle(1, 55)
+    assert hand.left == 0
+    return hand
+
+
+def sc_pig_and_kong() -> HandBuilder:
+    """Sichuan, exhausted with a 花猪 and a refunded kong (SC-6.4 a–c).
+
+    Ann (void s) makes a concealed kong of 8m on her dealt hand, draws 1s from the
+    back and discards it; she is not ready. Ben holds :data:`SC_WAIT_1` (void s,
+    ready, 1 point at best); Cal :data:`SC_NOT_READY_2` (void s). Dee names m void
+    but holds 1m with p and s tiles; every tile she draws is an m, which she
+    discards, so she ends with all three suits (a 花猪). Everyone discards what they
+    draw until the wall is empty. Stops before ``end``.
+    """
+    hand = HandBuilder("sichuan", ["8888m1p3p4p6p8p2m3m5m6m7m", SC_WAIT_1, SC_NOT_READY_2,
+                                   "1m2p5p7p9p1s3s5s7s9s2s4s6s"], back="1s")
+    body = hand.wall[:-1]
+    suited_m = [t for t in body if t.endswith("m")]
+    others = [t for t in body if not t.endswith("m")]
+    # Front draws go to Ben, Cal, Dee, Ann, ...: Dee's are draws 3, 7, 11, ...
+    hand.wall[:-1] = [suited_m.pop(0) if k % 4 == 3 else others.pop(0)
+                      for k in range(1, len(body) + 1)]
+    hand.dingques("sssm").gang(0, "concealed", "8m").draw(0, back=True).discard(0)
+    hand.cycle(1, len(body))
     assert hand.left == 0
     return hand

@@ -53,6 +53,8 @@ def assert_rejected(doc: Doc | HandBuilder, rule: str, *, hand: int | None = 1,
     if event is not False:
         assert error.event == event, f"expected event {event}, got: {error}"
     assert words.lower() in error.message.lower(), f"expected {words!r} in: {error}"
+    # docs/log-format.md: the message is "one sentence ... without the place and rule".
+    assert f"({rule})" not in error.message, f"the message repeats the rule: {error}"
     return error
 
 
@@ -376,6 +378,27 @@ def test_a_chow_once_the_last_four_tiles_are_reached_jx_2_8() -> None:
     assert_rejected(stop(hand), "JX-2.8", event=bad, words="four")
 
 
+def test_an_exposed_kong_once_the_last_four_tiles_are_reached_jx_2_8() -> None:
+    """JX-2.8: no kong of a discard either once 3 tiles are left."""
+    hand = jx(["", "777z", "", "7z"], pad="mps")
+    hand.discard(0, hand.deal[0][0]).cycle(1, 78)
+    hand.draw(3).discard(3, "7z")
+    bad = hand.next
+    hand.gang(1, "exposed")
+    assert_rejected(stop(hand), "JX-2.8", event=bad, words="four")
+
+
+def test_a_concealed_kong_with_no_tile_left_to_replace_it_c_5() -> None:
+    """C-5, JX-2.5: a kong needs a replacement from the wall. Cal draws the last
+    tile and declares a concealed kong of the 5m he holds."""
+    hand = jx(["", "", "5555m", ""], pad="psz")
+    hand.discard(0, hand.deal[0][0]).cycle(1, 81).draw(2)
+    assert hand.left == 0
+    bad = hand.next
+    hand.gang(2, "concealed", "5m")
+    assert_rejected(stop(hand), "C-5", event=bad, words="replacement")
+
+
 def test_a_pung_of_the_wildcard_jx_2_9() -> None:
     """JX-2.9: a wildcard (9s) can't be claimed: Cal pungs Ann's discarded 9s."""
     hand = jx(["9s", "", "9s9s", ""])
@@ -433,6 +456,14 @@ def test_a_hu_that_is_no_win_at_all_jx_5_2() -> None:
     bad = hand.next
     hand.hu(1)
     assert_rejected(hand.end("win"), "JX-5.2", event=bad)
+
+
+def test_a_heavenly_hand_on_a_tile_not_held_c_1() -> None:
+    """JX-7.7: the dealer's dealt hand wins on one of its tiles; Ann names 6m, which
+    she doesn't hold."""
+    hand = jx(["111m222m333m444m55m", "", "", ""])
+    hand.hu(0, "6m")
+    assert_rejected(hand.end("win"), "C-1", event=1, words="6m")
 
 
 def test_seven_pairs_are_no_jiaxing_win_jx_5_2() -> None:
@@ -760,6 +791,25 @@ def test_declaring_ready_with_a_hand_that_is_not_ready_pt_5_3() -> None:
     assert error.event in (len(hand.events) - 2, len(hand.events) - 1)
 
 
+def test_declaring_ready_twice_pt_5_3() -> None:
+    """PT-5.3: a player declares ready once."""
+    hand = pt(["", "111m222m333m444m555m7m", "", ""], pad="ps", front="1p2p3p4p6m")
+    hand.discard(0, hand.deal[0][0]).draw(1).ready(1).discard(1, "7m")
+    hand.cycle(2, 3).draw(1)
+    bad = hand.next
+    hand.ready(1)
+    assert_rejected(stop(hand), "PT-5.3", event=bad, words="already")
+
+
+def test_a_flower_without_a_white_pt_3() -> None:
+    """PT-3: only a white is laid out; Ben holds none."""
+    hand = pt(["", "", "", ""], pad="mps")
+    hand.discard(0, hand.deal[0][0]).draw(1)
+    bad = hand.next
+    hand.flower(1)
+    assert_rejected(stop(hand), "PT-3", event=bad, words="white")
+
+
 def test_robbing_the_gold_after_the_dealers_first_discard_pt_5_5() -> None:
     """PT-5.5: the gold can be robbed only before the dealer's first discard."""
     hand = pt(["", PT_READY, "", ""], pad="ps")
@@ -1000,6 +1050,32 @@ def test_a_pung_of_a_discard_that_was_won_sc_3_1() -> None:
     assert_rejected(stop(hand), "SC-3.1", event=bad, words="win")
 
 
+def test_ending_as_a_win_with_two_winners_sc_3_2() -> None:
+    """SC-3.2: the others play on until three have won or the wall runs out; after
+    two wins the hand can't end as a win."""
+    hand = sc_discard_5p(seat3="").ron(1).ron(2)
+    bad = hand.next
+    hand.end("win", [-2, 1, 1, 0])
+    assert_rejected(hand, "SC-3.2", event=bad)
+
+
+def test_a_second_robber_recorded_as_a_discard_win_sc_5_18() -> None:
+    """SC-5.18, SC-3.1: Ben adds a kong of 4m and Cal robs it; Dee, also waiting on
+    4m, wins on the same kong tile — a second robbing (抢杠胡, +1 fan), not a win on a
+    discard: Ben's last discard was another tile. A plain ``hu`` with a target (a win
+    on a discard) is no record of it."""
+    hand = sc(["4m35m111p222p333p99m", "44m", "56m555p666p777p88m", "23m888p999p777m66m"],
+              pad="mp", front="1s2s3s4m")
+    hand.dingques("ssss").discard(0, "4m").peng(1).discard(1, hand.deal[1][2])
+    hand.cycle(2, 3).draw(1).gang(1, "added", "4m")
+    hand.hu(2, "4m", target=1, how="robbing_kong")
+    bad = hand.next
+    hand.hu(3, "4m", target=1)
+    error = rejection(single(hand.end("abandoned")))
+    assert (error.hand, error.event) == (1, bad), str(error)
+    assert error.rule in ("SC-5.18", "C-2"), str(error)
+
+
 def test_robbing_a_concealed_kong_sc_5_18() -> None:
     """SC-5.18: a concealed kong can't be robbed. Ben declares one of 4m; Cal,
     waiting on 4m, claims it."""
@@ -1028,11 +1104,12 @@ def test_wrong_deltas_of_three_winners_on_one_discard_sc_6_1() -> None:
 
 def test_wrong_deltas_of_a_self_draw_sc_6_2() -> None:
     """SC-6.2: after Ben and Cal win on Ann's 5p (1 each), Dee self-draws 9m on 666m
-    777m 888m 123p 9m: 平胡 1 + 自摸 1 = 2 fan = 2 points, paid by every player
-    still in — only Ann. Deltas [-4, 1, 1, 2]; the log has Ben and Cal paying too."""
+    777m 888m 123p 9m, her first draw with no pung or kong yet: 地胡 6 + 自摸 1,
+    capped at 4 fan = 8 points, paid by every player still in — only Ann: deltas
+    [-10, 1, 1, 8]. The log has Ben and Cal paying Dee too."""
     hand = sc_discard_5p(seat3="666m777m888m123p9m", front="9m")
     hand.ron(1).ron(2).draw(3)
-    hand.hu(3).end("win", [-4, 0, 0, 4])
+    hand.hu(3).end("win", [-2, -2, -2, 6])
     assert_rejected(hand, "SC-6.2", event=len(hand.events), words="settlement")
 
 
