@@ -157,6 +157,36 @@ class Bot:
             return (min(flush, plain + 2), plain)
         return jiaxing
 
+    def _sichuan_discard_values(self, table: Table, seat: int, counts: list[int],
+                                melds: int) -> list[tuple[int, int]]:
+        """Regular shape (void excluded) and seven pairs after each discard, in one pass."""
+        void = table.seats[seat].void
+        _, regular = tables.needed_after_each(counts, 4 - melds, void=void, honours=False,
+                                              step=-1)
+        pairs = singles = 0
+        if not melds:
+            for kind in range(27):
+                if counts[kind] and kind // 9 != void:
+                    pairs += counts[kind] >> 1
+                    singles += counts[kind] & 1
+        values = [(99, 99)] * 34
+        for kind in range(27):
+            if not counts[kind]:
+                continue
+            if void is not None and kind // 9 == void:
+                value = max(tables.needed(tables.part_ids(counts, void, False), 4 - melds) - 1,
+                            -1)
+                if not melds:
+                    value = min(value, tables.seven_pairs_from(pairs, singles))
+            else:
+                value = max(regular[kind] - 1, -1)
+                if not melds:
+                    odd = counts[kind] & 1
+                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                    value = min(value, seven)
+            values[kind] = (value, value)
+        return values
+
     def _focus(self, table: Table, seat: int, counts: Sequence[int]) -> int:
         melds = table.seats[seat].melds
         weight = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
@@ -212,6 +242,8 @@ class Bot:
                         melds: int) -> list[tuple[int, int]]:
         """The evaluation after discarding each kind, all kinds in one pass where possible."""
         variant = table.variant
+        if variant.name == "sichuan":
+            return self._sichuan_discard_values(table, seat, counts, melds)
         if variant.name != "jiaxing":
             evaluate = self._evaluator(table, seat, counts, melds)
             values = []

@@ -213,7 +213,10 @@ class Table:
             # Wall tiles are counted as used above; draws from it re-count nothing.
 
     def _copies(self, kind: int) -> int:
-        return self.variant.copies(self._position_stub(), kind)
+        stub = self.__dict__.get("_stub")
+        if stub is None:
+            stub = self.__dict__["_stub"] = self._position_stub()
+        return self.variant.copies(stub, kind)
 
     def _position_stub(self) -> Position:
         return Position(variant=self.variant, hand=(), wildcards=self.setup.wildcards)
@@ -363,9 +366,10 @@ class Table:
                     self.seen_events += 1
                     applied += 1
                     continue
-            elif (kind == "discard" and plain_discards and tile is not None
+            elif (kind == "discard" and tile is not None
                   and self.phase is _TURN and actor == self.turn
-                  and seats[actor].hand[tile.kind] > 0 and not seats[actor].left):
+                  and seats[actor].hand[tile.kind] > 0 and not seats[actor].left
+                  and (plain_discards or self._plain_discard(actor, tile))):
                 state = seats[actor]
                 state.hand[tile.kind] -= 1
                 state.river.append((tile, False))
@@ -532,6 +536,11 @@ class Table:
         if self.discard_winners:
             self.discard_winners = []
         self.phase = _DISCARDED
+
+    def _plain_discard(self, seat: int, tile: Tile) -> bool:
+        """A discard within the variant's limits that needs no more bookkeeping."""
+        self.check_discard(seat, tile)
+        return type(self)._on_discard is Table._on_discard
 
     @property
     def _limits_discards(self) -> bool:
@@ -1064,12 +1073,17 @@ class Table:
                                 Action(seat, Event("gang", seat, tile=meld.first, kind="added"))
                             )
         actions.extend(self.extra_turn_actions(seat))
-        limited = type(self).check_discard is not Table.check_discard
         discards = _DISCARDS[seat]
-        for kind, n in enumerate(state.hand):
-            if n and (not limited or self.discard_ok(seat, TILES[kind])):
-                actions.append(discards[kind])
+        for kind in self.discardable(seat):
+            actions.append(discards[kind])
         return actions
+
+    def discardable(self, seat: int) -> list[int]:
+        """The kinds a seat may discard now (variants narrow it: golds, void, ready)."""
+        hand = self.seats[seat].hand
+        if type(self).check_discard is Table.check_discard:
+            return [kind for kind in range(34) if hand[kind]]
+        return [kind for kind in range(34) if hand[kind] and self.discard_ok(seat, TILES[kind])]
 
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
@@ -1717,6 +1731,13 @@ class SichuanTable(Table):
         if all(s.void is not None for s in self.seats):
             self.phase = Phase.TURN
             self.turn = self.dealer
+
+    def discardable(self, seat: int) -> list[int]:
+        hand = self.seats[seat].hand
+        void = self.seats[seat].void
+        if void is not None and any(hand[void * 9 : void * 9 + 9]):  # SC-2: void first
+            return [kind for kind in range(void * 9, void * 9 + 9) if hand[kind]]
+        return [kind for kind in range(34) if hand[kind]]
 
     def check_discard(self, seat: int, tile: Tile) -> None:
         void = self.seats[seat].void
