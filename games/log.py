@@ -82,8 +82,6 @@ MAX_DEALER_STREAK = 1000
 """The largest ``dealer_streak``."""
 MAX_DELTA = 10**12
 """The largest amount (either sign) in ``end.deltas``."""
-MAX_DIGITS = 30
-"""The most digits an integer literal may have in the text :func:`loads` reads."""
 
 EVENT_TYPES = ("draw", "discard", "chi", "peng", "gang", "hu", "flower", "dingque", "ready",
                "contract", "leave", "end")
@@ -318,8 +316,10 @@ def loads(text: str) -> Match:
     if len(text) < _SCAN_BELOW and _nesting(text) > MAX_DEPTH:
         raise _too_deep()
     try:
+        # Integers parse natively (the reader bounds every one it reads); Python's own
+        # digit limit stops absurd literals before they cost anything.
         data = json.loads(text, object_pairs_hook=_unique_fields,
-                          parse_constant=_no_constant, parse_int=_integer_literal)
+                          parse_constant=_no_constant)
     except LogError:
         raise
     except json.JSONDecodeError as error:
@@ -328,6 +328,9 @@ def loads(text: str) -> Match:
     except RecursionError:
         raise _too_deep() from None
     except ValueError as error:
+        if "integer string conversion" in str(error):
+            raise LogError("an integer in the document is too large (thousands of digits)") \
+                from None
         raise LogError(f"the document is not valid JSON: {error}") from None
     return read_log(data)
 
@@ -462,13 +465,6 @@ def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def _no_constant(name: str) -> Any:
     raise LogError(f"{name} is not a JSON number")
-
-
-def _integer_literal(text: str) -> int:
-    if len(text) > MAX_DIGITS and len(text.lstrip("-")) > MAX_DIGITS:
-        raise LogError(f"an integer with {len(text.lstrip('-'))} digits is too large "
-                       f"(at most {MAX_DIGITS} digits)")
-    return int(text)
 
 
 # -- the document -------------------------------------------------------------

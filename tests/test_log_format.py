@@ -638,7 +638,7 @@ def test_it_checks_what_the_schema_cannot(build: Callable[[], Any]) -> None:
          'the field "format" appears twice in one object'),
         ('{"a": NaN}', "NaN is not a JSON number"),
         ('{"a": -Infinity}', "-Infinity is not a JSON number"),
-        ('{"a": ' + "9" * 5000 + "}", "an integer with 5000 digits is too large"),
+        ('{"a": ' + "9" * 5000 + "}", "an integer in the document is too large"),
         ("[" * 100_000 + "]" * 100_000, f"nested more than {MAX_DEPTH} levels deep"),
         ("[" * 100_000, f"nested more than {MAX_DEPTH} levels deep"),
         ('{"title": ' + "[" * 40 + "]" * 40 + "}", "nested more than"),
