@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lint: install
-	$(BIN)/ruff check games tests
+	$(BIN)/ruff check games replays mahjong_site tests manage.py
 
 typecheck: install
 	$(BIN)/mypy --strict games
@@ -48,15 +48,21 @@ services:
 		echo "Redis: not installed (skipped)"; \
 	fi
 
+# Tests run against the real services: PostgreSQL (DATABASE_URL) and Redis.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/mahjong
+
 test: install services lint typecheck
-	$(BIN)/python -m pytest -n 2
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest -n 2
 
 bench: install
 	$(BIN)/python -m games bench
 
-# The web site arrives in a later step; this target will start it.
+# The site on http://127.0.0.1:8000 with demo matches. Embedded SQLite unless DATABASE_URL
+# is set (then PostgreSQL).
 run: install
-	@echo "make run: the web site is not there yet; it arrives in a later step."
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:8000
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

@@ -1,0 +1,288 @@
+"""What the viewer shows at one step of one hand, computed by the engine.
+
+A stored match is read once per process (cached) into the engine's records;
+the board at step N replays that hand's first N events through the variant's
+table — a millisecond — and describes every seat as a player sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from django.utils.translation import gettext as _
+
+from games.log import Event, Hand, Match, loads
+from games.match import Replayer
+from games.table import TABLES, HandSetup, Phase, Table
+from games.tiles import TILES, WINDS, Tile
+from games.variants import Hit
+
+WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
+
+
+@dataclass
+class TileView:
+    tile: Tile
+    wild: bool = False
+    hidden: bool = False
+    drawn: bool = False
+    claimed: bool = False
+    last: bool = False
+
+    @property
+    def code(self) -> str:
+        return str(self.tile)
+
+    @property
+    def title(self) -> str:
+        return f"{self.tile} – {self.tile.chinese} – {self.tile.english}"
+
+
+@dataclass
+class SeatView:
+    seat: int
+    name: str
+    wind: str
+    score: int
+    hand: list[TileView]
+    melds: list[list[TileView]]
+    river: list[TileView]
+    flowers: list[TileView]
+    is_dealer: bool = False
+    is_turn: bool = False
+    won: bool = False
+    left: bool = False
+    gave_up: bool = False
+    ready: bool = False
+    void: str | None = None
+
+
+@dataclass
+class WinView:
+    name: str
+    tile: str
+    how: str
+    patterns: list[Hit]
+    points: int
+    tai: int | None
+    fan: int | None
+    reading: str | None
+
+
+@dataclass
+class Board:
+    variant: str
+    hand_number: int
+    hand_count: int
+    step: int
+    steps: int
+    seats: list[SeatView]
+    wall_left: int
+    dealer: int
+    round_wind: str | None
+    wildcards: list[TileView]
+    indicator: TileView | None
+    event_text: str
+    ended: bool
+    wins: list[WinView] = field(default_factory=list)
+    deltas: list[int] | None = None
+    payments: list[tuple[str, str, int]] = field(default_factory=list)
+    bank: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A stored match read by the engine: its records, each hand's setup and prior totals."""
+
+    match: Match
+    setups: tuple[HandSetup, ...]
+    totals_before: tuple[tuple[int, ...], ...]
+
+
+@lru_cache(maxsize=128)
+def replayed(document: bytes, sha256: str) -> Replayed:
+    """Read and replay a stored document once per process (keyed by its hash)."""
+    del sha256  # part of the cache key only
+    match = loads(document.decode("utf-8"))
+    replayer = Replayer(match)
+    setups: list[HandSetup] = []
+    totals: list[tuple[int, ...]] = []
+    running = [0, 0, 0, 0]
+    for result in replayer.hands():
+        setups.append(result.table.setup)
+        totals.append(tuple(running))
+        running = [a + b for a, b in zip(running, result.deltas, strict=True)]
+    return Replayed(match, tuple(setups), tuple(totals))
+
+
+def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = None) -> Board:
+    """The table after ``step`` events of hand ``hand_number`` (1-based; step 0 = the deal)."""
+    hand = data.match.hands[hand_number - 1]
+    setup = data.setups[hand_number - 1]
+    steps = len(hand.events)
+    step = max(0, min(step, steps))
+    table = TABLES[data.match.variant](setup)
+    ended_deltas: list[int] | None = None
+    for event in hand.events[:step]:
+        if event.type == "end":
+            ended_deltas = table.finish(event.reason or "win")
+        else:
+            table.apply(event)
+    last_event = hand.events[step - 1] if step else None
+    seats = [_seat_view(table, data, hand_number, s, viewer, last_event) for s in range(4)]
+    for s, view in enumerate(seats):
+        view.score = data.totals_before[hand_number - 1][s] + (
+            ended_deltas[s] if ended_deltas is not None else table.deltas[s])
+    board = Board(
+        variant=data.match.variant,
+        hand_number=hand_number,
+        hand_count=len(data.match.hands),
+        step=step,
+        steps=steps,
+        seats=seats,
+        wall_left=table.tiles_left,
+        dealer=setup.dealer,
+        round_wind=WINDS[setup.round_wind] if data.match.variant == "jiaxing" else None,
+        wildcards=[TileView(TILES[k], wild=True) for k in sorted(setup.wildcards)],
+        indicator=TileView(setup.indicator) if setup.indicator else None,
+        event_text=describe(last_event, data.match.players) if last_event else _("The deal"),
+        ended=ended_deltas is not None,
+        bank=setup.bank,
+    )
+    if ended_deltas is not None:
+        board.deltas = ended_deltas
+        board.wins = [_win_view(table, w, data.match.players) for w in table.wins]
+        board.payments = payments(ended_deltas, data.match.players)
+    return board
+
+
+def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer: int | None,
+               last: Event | None) -> SeatView:
+    state = table.seats[seat]
+    setup = table.setup
+    hidden = viewer is not None and viewer != seat and table.phase is not Phase.ENDED
+    tiles = state.tiles()
+    drawn = table.drawn if table.turn == seat and table.phase is Phase.TURN else None
+    if drawn is not None and drawn in tiles:
+        tiles.remove(drawn)
+    # golds and wildcards first (PT-2 keeps them at the left), then by kind
+    tiles.sort(key=lambda t: (t.kind not in setup.wildcards, t.kind))
+    hand = [TileView(t, wild=t.kind in setup.wildcards, hidden=hidden) for t in tiles]
+    if drawn is not None:
+        hand.append(TileView(drawn, wild=drawn.kind in setup.wildcards, hidden=hidden,
+                             drawn=True))
+    melds = []
+    for meld in state.melds:
+        concealed = meld.is_concealed and hidden
+        melds.append([TileView(t, hidden=concealed) for t in meld.tiles])
+    river = [TileView(t, wild=t.kind in setup.wildcards, claimed=claimed) for t, claimed in
+             state.river]
+    if last is not None and last.type == "discard" and last.actor == seat and river:
+        river[-1].last = True
+    return SeatView(
+        seat=seat,
+        name=data.match.players[seat],
+        wind=WINDS[(seat - setup.dealer) % 4],
+        score=0,
+        hand=hand,
+        melds=melds,
+        river=river,
+        flowers=[TileView(TILES[31]) for _ in range(state.flowers)],
+        is_dealer=seat == setup.dealer,
+        is_turn=table.turn == seat and table.phase in (Phase.TURN, Phase.DRAW),
+        won=state.won,
+        left=state.left,
+        gave_up=state.gave_up,
+        ready=state.ready,
+        void="mps"[state.void] if state.void is not None else None,
+    )
+
+
+def _win_view(table: Table, win: object, players: tuple[str, ...]) -> WinView:
+    from games.table import Win
+
+    assert isinstance(win, Win)
+    how = {None: _("self-draw") if win.target is None else _("on {name}'s discard").format(
+        name=players[win.target]),
+           "robbing_kong": _("robbing {name}'s kong").format(
+               name=players[win.target or 0]),
+           "rob_gold": _("robbing the gold"), "bomb": _("a bomb")}[win.how]
+    score = win.score
+    return WinView(players[win.seat], str(win.tile), how, list(score.patterns), score.points,
+                   score.tai, score.fan, score.reading)
+
+
+def payments(deltas: list[int], players: tuple[str, ...]) -> list[tuple[str, str, int]]:
+    """Who pays whom: a zero-sum settlement as a short list of transfers."""
+    debtors = sorted(((-d, s) for s, d in enumerate(deltas) if d < 0), reverse=True)
+    creditors = sorted(((d, s) for s, d in enumerate(deltas) if d > 0), reverse=True)
+    owed = [[amount, seat] for amount, seat in debtors]
+    due = [[amount, seat] for amount, seat in creditors]
+    out: list[tuple[str, str, int]] = []
+    i = j = 0
+    while i < len(owed) and j < len(due):
+        amount = min(owed[i][0], due[j][0])
+        out.append((players[owed[i][1]], players[due[j][1]], amount))
+        owed[i][0] -= amount
+        due[j][0] -= amount
+        if owed[i][0] == 0:
+            i += 1
+        if due[j][0] == 0:
+            j += 1
+    return out
+
+
+def describe(event: Event, players: tuple[str, ...]) -> str:
+    """One sentence for an event, in the viewer's language."""
+    name = players[event.actor] if event.actor is not None else ""
+    target = players[event.target] if event.target is not None else ""
+    tile = str(event.tile) if event.tile is not None else ""
+    kind = event.type
+    if kind == "draw":
+        if event.source == "back":
+            return _("{name} draws a replacement {tile}").format(name=name, tile=tile)
+        return _("{name} draws {tile}").format(name=name, tile=tile)
+    if kind == "discard":
+        return _("{name} discards {tile}").format(name=name, tile=tile)
+    if kind == "chi":
+        return _("{name} chows {tile} from {target}").format(name=name, tile=tile, target=target)
+    if kind == "peng":
+        return _("{name} pungs {tile} from {target}").format(name=name, tile=tile, target=target)
+    if kind == "gang":
+        labels = {"exposed": _("an exposed kong"), "added": _("an added kong"),
+                  "concealed": _("a concealed kong")}
+        return _("{name} declares {what} of {tile}").format(
+            name=name, what=labels.get(event.kind or "", ""), tile=tile)
+    if kind == "hu":
+        if event.how == "robbing_kong":
+            return _("{name} wins by robbing {target}'s kong of {tile}").format(
+                name=name, target=target, tile=tile)
+        if event.how == "rob_gold":
+            return _("{name} robs the gold {tile} and wins").format(name=name, tile=tile)
+        if event.how == "bomb":
+            return _("{name} wins with a bomb").format(name=name)
+        if event.target is not None:
+            return _("{name} wins on {target}'s {tile}").format(
+                name=name, target=target, tile=tile)
+        return _("{name} wins by self-draw on {tile}").format(name=name, tile=tile)
+    if kind == "flower":
+        return _("{name} lays out a white").format(name=name)
+    if kind == "dingque":
+        return _("{name} names {suit} as the void suit").format(name=name, suit=event.suit)
+    if kind == "ready":
+        return _("{name} declares ready").format(name=name)
+    if kind == "contract":
+        if event.choice == "give_up":
+            return _("{name} gives up (contract)").format(name=name)
+        return _("{name} persists (contract)").format(name=name)
+    if kind == "leave":
+        return _("{name} leaves the table").format(name=name)
+    if kind == "end":
+        return {"win": _("The hand is over"), "exhausted": _("The wall is exhausted"),
+                "abandoned": _("The hand was abandoned")}.get(event.reason or "", "")
+    return kind
+
+
+def hand_of(data: Replayed, number: int) -> Hand:
+    return data.match.hands[number - 1]

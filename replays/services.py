@@ -1,0 +1,124 @@
+"""Storing uploads: a document is validated by the engine, then stored whole or not at all."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+
+from games.log import LogError, loads
+from games.match import MatchResult, replay
+from replays.models import Hand, Match
+
+ENGINE_VERSION = "1"
+
+
+@dataclass
+class UploadError(ValueError):
+    """A refused document: a sentence, and for engine errors hand/event/rule."""
+
+    message: str
+    hand: int | None = None
+    event: int | None = None
+    rule: str | None = None
+
+    def __str__(self) -> str:
+        return self.message
+
+    @property
+    def where(self) -> str:
+        parts = []
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.event is not None:
+            parts.append(f"event {self.event}")
+        if self.rule:
+            parts.append(self.rule)
+        return ", ".join(parts)
+
+
+class DuplicateUpload(Exception):
+    """The same bytes were uploaded before."""
+
+    def __init__(self, existing: Match) -> None:
+        super().__init__(f"already uploaded as {existing.public_id}")
+        self.existing = existing
+
+
+def check_document(raw: bytes) -> tuple[str, MatchResult]:
+    """Decode, read and replay a document; raise :class:`UploadError` naming the problem."""
+    if not raw.strip():
+        raise UploadError("the file is empty")
+    if len(raw) > settings.MAX_UPLOAD_BYTES:
+        raise UploadError(f"the file is {len(raw):,} bytes; the limit is "
+                          f"{settings.MAX_UPLOAD_BYTES:,} bytes")
+    if raw[:4] == b"PK\x03\x04":
+        raise UploadError("this is a zip archive: upload the .json file inside it")
+    if raw[:1] in (b"\x1f", b"\x89", b"\xff", b"%"):
+        raise UploadError("this is not a text file: upload a mahjong-log/1 JSON document")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UploadError(f"the file is not UTF-8 text (byte {error.start + 1})") from None
+    try:
+        match = loads(text)
+        result = replay(match)
+    except LogError as error:
+        raise UploadError(error.message, error.hand, error.event, error.rule) from None
+    return text, result
+
+
+def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Visibility.PUBLIC,
+                   title: str = "") -> Match:
+    """Validate and store one document atomically; raise UploadError or DuplicateUpload."""
+    text, result = check_document(raw)
+    digest = hashlib.sha256(raw).hexdigest()
+    existing = Match.objects.filter(sha256=digest).first()
+    if existing is not None:
+        raise DuplicateUpload(existing)
+    match = loads(text)
+    try:
+        with transaction.atomic():
+            stored = Match.objects.create(
+                owner=owner if getattr(owner, "is_authenticated", False) else None,
+                visibility=visibility,
+                title=(title or match.title or "")[:200],
+                variant=match.variant,
+                players=list(match.players),
+                players_text=" | ".join(match.players)[:300],
+                played_at=_played_at(match.played_at),
+                sha256=digest,
+                document=raw,
+                hand_count=len(match.hands),
+                totals=result.totals,
+                engine_version=ENGINE_VERSION,
+            )
+            Hand.objects.bulk_create(
+                Hand(match=stored, number=number, dealer=hand.dealer,
+                     end_reason=played.end_reason, deltas=played.deltas,
+                     events=[event.to_json() for event in hand.events],
+                     event_count=len(hand.events))
+                for number, (hand, played) in enumerate(
+                    zip(match.hands, result.hands, strict=True), start=1)
+            )
+    except IntegrityError:
+        existing = Match.objects.filter(sha256=digest).first()
+        if existing is None:
+            raise
+        raise DuplicateUpload(existing) from None
+    return stored
+
+
+def _played_at(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        from django.utils import timezone
+
+        moment = timezone.make_aware(moment, timezone.get_default_timezone())
+    return moment

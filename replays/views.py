@@ -1,0 +1,207 @@
+"""Pages: browse, upload, the step-through viewer, downloads, rules, sign-up."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+from urllib.parse import urlencode
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.forms import UserCreationForm
+from django.core.paginator import Paginator
+from django.db.models import Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from games.variants import VARIANTS
+from replays.board import board_at, replayed
+from replays.models import Match
+from replays.services import DuplicateUpload, UploadError, store_document
+
+
+class FilterForm(forms.Form):
+    q = forms.CharField(required=False, max_length=100, label=_("Player"))
+    variant = forms.ChoiceField(required=False, choices=[("", "—"), *Match.Variant.choices])
+    since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+
+
+class UploadForm(forms.Form):
+    title = forms.CharField(required=False, max_length=200)
+    visibility = forms.ChoiceField(choices=Match.Visibility.choices,
+                                   initial=Match.Visibility.PUBLIC)
+    text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
+                           label=_("…or paste a document"))
+
+
+def _visible(request: HttpRequest) -> QuerySet[Match]:
+    return Match.objects.filter(visibility=Match.Visibility.PUBLIC, hidden=False)
+
+
+def browse(request: HttpRequest) -> HttpResponse:
+    """Newest first, with filters; ``?mine=1`` lists the user's own uploads."""
+    form = FilterForm(request.GET or None)
+    mine = request.GET.get("mine") == "1" and request.user.is_authenticated
+    matches = Match.objects.filter(owner=request.user) if mine else _visible(request)
+    if form.is_valid():
+        data = form.cleaned_data
+        if data["q"]:
+            matches = matches.filter(players_text__icontains=data["q"])
+        if data["variant"]:
+            matches = matches.filter(variant=data["variant"])
+        if data["since"]:
+            matches = matches.filter(Q(played_at__date__gte=data["since"]) | Q(
+                played_at__isnull=True, uploaded_at__date__gte=data["since"]))
+        if data["until"]:
+            matches = matches.filter(Q(played_at__date__lte=data["until"]) | Q(
+                played_at__isnull=True, uploaded_at__date__lte=data["until"]))
+    page = Paginator(matches.only("public_id", "title", "variant", "players", "played_at",
+                                  "uploaded_at", "hand_count", "visibility"), 20).get_page(
+        request.GET.get("page"))
+    query = {k: v for k, v in request.GET.items() if k != "page" and v}
+    return render(request, "replays/browse.html", {
+        "form": form, "page": page, "mine": mine, "query": urlencode(query)})
+
+
+@require_http_methods(["GET", "POST"])
+def upload(request: HttpRequest) -> HttpResponse:
+    """One or several files, or pasted JSON; each stored whole or refused with a reason."""
+    form = UploadForm(request.POST or None)
+    results: list[dict[str, Any]] = []
+    if request.method == "POST" and form.is_valid():
+        files = request.FILES.getlist("files")
+        if len(files) > settings.MAX_UPLOAD_FILES:
+            form.add_error(None, _("At most %(n)d files at once.") % {
+                "n": settings.MAX_UPLOAD_FILES})
+        else:
+            items: list[tuple[str, bytes | None, str | None]] = []
+            for upload_file in files:
+                if upload_file.size and upload_file.size > settings.MAX_UPLOAD_BYTES:
+                    items.append((upload_file.name or "file", None, _(
+                        "the file is %(size)s bytes; the limit is %(limit)s bytes") % {
+                        "size": f"{upload_file.size:,}",
+                        "limit": f"{settings.MAX_UPLOAD_BYTES:,}"}))
+                else:
+                    items.append((upload_file.name or "file", upload_file.read(), None))
+            if form.cleaned_data["text"].strip():
+                items.append((_("pasted text"), form.cleaned_data["text"].encode("utf-8"), None))
+            if not items:
+                form.add_error(None, _("Choose a file or paste a document."))
+            for name, raw, problem in items:
+                results.append(_store_one(request, form, name, raw, problem))
+    context = {"form": form, "results": results, "limit": settings.MAX_UPLOAD_BYTES}
+    if request.htmx and request.method == "POST":  # type: ignore[attr-defined]
+        return render(request, "replays/upload.html#results", context)
+    return render(request, "replays/upload.html", context)
+
+
+def _store_one(request: HttpRequest, form: UploadForm, name: str, raw: bytes | None,
+               problem: str | None) -> dict[str, Any]:
+    if problem is not None or raw is None:
+        return {"name": name, "ok": False, "error": problem}
+    try:
+        match = store_document(raw, owner=request.user,
+                               visibility=form.cleaned_data["visibility"],
+                               title=form.cleaned_data["title"])
+    except DuplicateUpload as duplicate:
+        existing = duplicate.existing
+        visible = existing.visible_to(request.user)
+        return {"name": name, "ok": False, "duplicate": existing if visible else None,
+                "error": _("this document was uploaded before")}
+    except UploadError as error:
+        return {"name": name, "ok": False, "error": error.message, "where": error.where}
+    return {"name": name, "ok": True, "match": match}
+
+
+def _match_for(request: HttpRequest, public_id: str) -> Match:
+    match = get_object_or_404(Match, public_id=public_id)
+    if not match.visible_to(request.user):
+        raise Http404("No such replay")
+    return match
+
+
+def _int(value: str | None, default: int) -> int:
+    try:
+        return int(value) if value is not None else default
+    except ValueError:
+        return default
+
+
+def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
+    match = _match_for(request, public_id)
+    data = replayed(bytes(match.document), match.sha256)
+    hand_number = min(max(_int(request.GET.get("hand"), 1), 1), match.hand_count)
+    steps = len(data.match.hands[hand_number - 1].events)
+    step = min(max(_int(request.GET.get("step"), 0), 0), steps)
+    seat_value = request.GET.get("seat")
+    seat = _int(seat_value, -1) if seat_value not in (None, "") else -1
+    viewer_seat = seat if 0 <= seat <= 3 else None
+    board = board_at(data, hand_number, step, viewer_seat)
+    context = {"match": match, "board": board, "links": _links(match, board, viewer_seat),
+               "seat": viewer_seat}
+    if request.htmx:  # type: ignore[attr-defined]
+        return render(request, "replays/viewer.html#board", context)
+    return render(request, "replays/viewer.html", context)
+
+
+def _links(match: Match, board: Any, seat: int | None) -> dict[str, str | None]:
+    base = match.get_absolute_url()
+
+    def url(hand: int, step: int, viewer_seat: int | None = seat) -> str:
+        query: dict[str, int] = {"hand": hand, "step": step}
+        if viewer_seat is not None:
+            query["seat"] = viewer_seat
+        return f"{base}?{urlencode(query)}"
+
+    hand, step, steps = board.hand_number, board.step, board.steps
+    links: dict[str, str | None] = {
+        "first": url(hand, 0) if step > 0 else None,
+        "previous": url(hand, step - 1) if step > 0 else None,
+        "next": url(hand, step + 1) if step < steps else None,
+        "last": url(hand, steps) if step < steps else None,
+        "previous_hand": url(hand - 1, 0) if hand > 1 else None,
+        "next_hand": url(hand + 1, 0) if hand < board.hand_count else None,
+        "all_seats": url(hand, step, None),
+    }
+    for s in range(4):
+        links[f"seat{s}"] = url(hand, step, s)
+    return links
+
+
+def download(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The document exactly as uploaded."""
+    match = _match_for(request, public_id)
+    response = HttpResponse(bytes(match.document), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
+    return response
+
+
+def rules(request: HttpRequest, variant: str) -> HttpResponse:
+    """The variant's patterns and options, straight from the engine's own tables."""
+    cls = VARIANTS.get(variant)
+    if cls is None:
+        raise Http404("No such variant")
+    return render(request, "replays/rules.html", {
+        "variant": cls, "patterns": list(cls.PATTERNS.values()),
+        "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values())})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
+        return redirect("browse")
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def today() -> date:
+    return date.today()
