@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck services test bench run clean
+.PHONY: install lint typecheck services test bench loadtest run clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -56,6 +56,10 @@ test: install services lint typecheck
 
 bench: install
 	$(BIN)/python -m games bench
+
+# 50 clients stepping through replays on gunicorn + PostgreSQL for 60 s (see docs/site.md).
+loadtest: install services
+	$(BIN)/python tools/loadtest.py --clients 50 --seconds 60
 
 # The site on http://127.0.0.1:8000 with demo matches. Embedded SQLite unless DATABASE_URL
 # is set (then PostgreSQL).

@@ -118,12 +118,15 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # With STATIC_MANIFEST=true (after `collectstatic`, see docs/deploy.md) files get hashed
+    # names and far-future caching; otherwise WhiteNoise serves them from the source folders.
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG and env_bool("STATIC_MANIFEST", True)
+        if env_bool("STATIC_MANIFEST", False)
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
+WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", False)
 
 # Uploads: one mahjong-log/1 document is at most this many bytes (documented in docs/upload.md).
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 2 * 1024 * 1024)

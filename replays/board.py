@@ -100,11 +100,23 @@ class Replayed:
     totals_before: tuple[tuple[int, ...], ...]
 
 
+def replayed_match(stored: object) -> Replayed:
+    """A stored match read by the engine, cached per process by its id and hash."""
+    pk = getattr(stored, "pk")
+    return _replayed(pk, getattr(stored, "sha256"))
+
+
 @lru_cache(maxsize=128)
-def replayed(document: bytes, sha256: str) -> Replayed:
-    """Read and replay a stored document once per process (keyed by its hash)."""
-    del sha256  # part of the cache key only
-    match = loads(document.decode("utf-8"))
+def _replayed(pk: int, sha256: str) -> Replayed:
+    from replays.models import Match
+
+    document = bytes(Match.objects.values_list("document", flat=True).get(pk=pk))
+    return replayed(document)
+
+
+def replayed(document: bytes) -> Replayed:
+    """Read and replay a document."""
+    match = loads(document.decode("utf-8-sig"))
     replayer = Replayer(match)
     setups: list[HandSetup] = []
     totals: list[tuple[int, ...]] = []

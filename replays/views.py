@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from games.variants import VARIANTS
-from replays.board import board_at, replayed
+from replays.board import board_at, replayed_match
 from replays.models import Match
 from replays.services import DuplicateUpload, UploadError, store_document
 
@@ -118,8 +118,9 @@ def _store_one(request: HttpRequest, form: UploadForm, name: str, raw: bytes | N
     return {"name": name, "ok": True, "match": match}
 
 
-def _match_for(request: HttpRequest, public_id: str) -> Match:
-    match = get_object_or_404(Match, public_id=public_id)
+def _match_for(request: HttpRequest, public_id: str, document: bool = False) -> Match:
+    matches = Match.objects.all() if document else Match.objects.defer("document")
+    match = get_object_or_404(matches, public_id=public_id)
     if not match.visible_to(request.user):
         raise Http404("No such replay")
     return match
@@ -135,7 +136,7 @@ def _int(value: str | None, default: int) -> int:
 def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
     match = _match_for(request, public_id)
-    data = replayed(bytes(match.document), match.sha256)
+    data = replayed_match(match)
     hand_number = min(max(_int(request.GET.get("hand"), 1), 1), match.hand_count)
     steps = len(data.match.hands[hand_number - 1].events)
     step = min(max(_int(request.GET.get("step"), 0), 0), steps)
@@ -176,7 +177,7 @@ def _links(match: Match, board: Any, seat: int | None) -> dict[str, str | None]:
 
 def download(request: HttpRequest, public_id: str) -> HttpResponse:
     """The document exactly as uploaded."""
-    match = _match_for(request, public_id)
+    match = _match_for(request, public_id, document=True)
     response = HttpResponse(bytes(match.document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
     return response

@@ -100,10 +100,10 @@ def characters(num: int) -> list[str]:
 # --- dots -----------------------------------------------------------------
 
 def dot(cx: float, cy: float, r: float, colour: str) -> str:
-    ring = r * 0.62
-    return (f'<circle cx="{n(cx)}" cy="{n(cy)}" r="{n(ring)}" fill="{IVORY}" stroke="{colour}" '
-            f'stroke-width="{n(r * 0.76)}"/>'
-            f'<circle cx="{n(cx)}" cy="{n(cy)}" r="{n(r * 0.2)}" fill="{colour}"/>')
+    # a coloured ring (0.45r..r) around an ivory gap and a coloured centre
+    return (f'<circle cx="{n(cx)}" cy="{n(cy)}" r="{n(r * 0.725)}" fill="{IVORY}" '
+            f'stroke="{colour}" stroke-width="{n(r * 0.55)}"/>'
+            f'<circle cx="{n(cx)}" cy="{n(cy)}" r="{n(r * 0.27)}" fill="{colour}"/>')
 
 
 B, G, R = BLUE, GREEN, RED
