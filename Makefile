@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck services test bench loadtest run clean
+.PHONY: install lint typecheck services test bench loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 lint: install
-	$(BIN)/ruff check games replays mahjong_site tests manage.py
+	$(BIN)/ruff check games replays mahjong_site tests tools manage.py
 
 typecheck: install
 	$(BIN)/mypy --strict games
@@ -67,6 +67,17 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Translations: re-extract every marked string into locale/<lang>/LC_MESSAGES/django.po
+# (translations already there are kept), then compile the .mo files. Both are committed,
+# since CI has no gettext; this target needs GNU gettext (apt-get install gettext).
+MESSAGE_LOCALES ?= zh_Hans
+
+messages: install
+	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
+		--ignore=$(VENV) --ignore=staticfiles --no-obsolete
+	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
+		--ignore=$(VENV) --ignore=staticfiles
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts

@@ -49,8 +49,8 @@ def n(x: float) -> str:
 def svg(title: str, body: list[str], *, back: bool = False) -> str:
     if back:
         base = [
-            f'<rect x="1" y="1" width="58" height="78" rx="7" fill="#17624b" stroke="#0e4435"/>',
-            f'<rect x="1.5" y="1.5" width="57" height="74" rx="6.5" fill="#23876a"/>',
+            '<rect x="1" y="1" width="58" height="78" rx="7" fill="#17624b" stroke="#0e4435"/>',
+            '<rect x="1.5" y="1.5" width="57" height="74" rx="6.5" fill="#23876a"/>',
         ]
     else:
         base = [
@@ -155,7 +155,7 @@ def vertical(x: float, top: float, bottom: float, colour: str = GREEN, width: fl
     return stick(x, top, x, bottom, colour, width)
 
 
-TOP, MID, LOW = (23, 42), (0, 0), (53, 72)  # two rows of sticks
+TOP, LOW = (23, 42), (53, 72)  # two rows of sticks
 ROWS3 = ((21, 33), (41, 53), (61, 73))      # three rows of short sticks
 
 
