@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
@@ -17,6 +18,9 @@ from games.match import Replayer
 from games.table import TABLES, HandSetup, Phase, Table
 from games.tiles import TILES, WINDS, Tile
 from games.variants import Hit
+
+if TYPE_CHECKING:
+    from replays.models import Match as StoredMatch
 
 WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
@@ -100,10 +104,9 @@ class Replayed:
     totals_before: tuple[tuple[int, ...], ...]
 
 
-def replayed_match(stored: object) -> Replayed:
+def replayed_match(stored: StoredMatch) -> Replayed:
     """A stored match read by the engine, cached per process by its id and hash."""
-    pk = getattr(stored, "pk")
-    return _replayed(pk, getattr(stored, "sha256"))
+    return _replayed(stored.pk, stored.sha256)
 
 
 @lru_cache(maxsize=128)
