@@ -7,6 +7,7 @@ the site runs on an embedded SQLite database for development.
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import dj_database_url
@@ -127,6 +128,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", False)
+# Without collectstatic there is no STATIC_ROOT yet; WhiteNoise then serves the sources.
+warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 
 # Uploads: one mahjong-log/1 document is at most this many bytes (documented in docs/upload.md).
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 2 * 1024 * 1024)

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from games.log import LogError, loads
 from games.match import MatchResult, replay
@@ -33,9 +34,9 @@ class UploadError(ValueError):
     def where(self) -> str:
         parts = []
         if self.hand is not None:
-            parts.append(f"hand {self.hand}")
+            parts.append(_("hand %(n)d") % {"n": self.hand})
         if self.event is not None:
-            parts.append(f"event {self.event}")
+            parts.append(_("event %(n)d") % {"n": self.event})
         if self.rule:
             parts.append(self.rule)
         return ", ".join(parts)
@@ -52,18 +53,19 @@ class DuplicateUpload(Exception):
 def check_document(raw: bytes) -> tuple[str, MatchResult]:
     """Decode, read and replay a document; raise :class:`UploadError` naming the problem."""
     if not raw.strip():
-        raise UploadError("the file is empty")
+        raise UploadError(_("the file is empty"))
     if len(raw) > settings.MAX_UPLOAD_BYTES:
-        raise UploadError(f"the file is {len(raw):,} bytes; the limit is "
-                          f"{settings.MAX_UPLOAD_BYTES:,} bytes")
+        raise UploadError(_("the file is %(size)s bytes; the limit is %(limit)s bytes") % {
+            "size": f"{len(raw):,}", "limit": f"{settings.MAX_UPLOAD_BYTES:,}"})
     if raw[:4] == b"PK\x03\x04":
-        raise UploadError("this is a zip archive: upload the .json file inside it")
+        raise UploadError(_("this is a zip archive: upload the .json file inside it"))
     if raw[:1] in (b"\x1f", b"\x89", b"\xff", b"%"):
-        raise UploadError("this is not a text file: upload a mahjong-log/1 JSON document")
+        raise UploadError(_("this is not a text file: upload a mahjong-log/1 JSON document"))
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise UploadError(f"the file is not UTF-8 text (byte {error.start + 1})") from None
+        raise UploadError(_("the file is not UTF-8 text (byte %(n)d)") % {
+            "n": error.start + 1}) from None
     try:
         match = loads(text)
         result = replay(match)

@@ -16,6 +16,7 @@ from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from games.variants import VARIANTS
@@ -25,7 +26,7 @@ from replays.services import DuplicateUpload, UploadError, store_document
 
 
 class FilterForm(forms.Form):
-    q = forms.CharField(required=False, max_length=100, label=_("Player"))
+    q = forms.CharField(required=False, max_length=100, label=gettext_lazy("Player"))
     variant = forms.ChoiceField(required=False, choices=[("", "—"), *Match.Variant.choices])
     since = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -36,7 +37,7 @@ class UploadForm(forms.Form):
     visibility = forms.ChoiceField(choices=Match.Visibility.choices,
                                    initial=Match.Visibility.PUBLIC)
     text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
-                           label=_("…or paste a document"))
+                           label=gettext_lazy("…or paste a document"))
 
 
 def _visible(request: HttpRequest) -> QuerySet[Match]:

@@ -8,6 +8,7 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
 
 from replays.board import TileView
 
@@ -44,6 +45,12 @@ def _tiles_by_code() -> dict[str, object]:
 
 
 _TILE_BY_CODE = _tiles_by_code()
+
+
+@register.filter
+def unit(name: str) -> str:
+    """A pattern's unit in the reader's language."""
+    return {"tai": _("tai"), "fan": _("fan"), "points": _("points")}.get(name, name)
 
 
 @register.filter
