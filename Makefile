@@ -48,10 +48,23 @@ services:
 		echo "Redis: not installed (skipped)"; \
 	fi
 
+# Debian's Chromium for the browser tests (Playwright cannot download its own browsers here);
+# installed only when missing, and never fails: without apt-get or root it prints a notice.
+browser:
+	@if command -v chromium >/dev/null 2>&1; then \
+		echo "Chromium: installed"; \
+	elif command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+		echo "Chromium: installing"; \
+		(apt-get update && apt-get install -y chromium) \
+			|| echo "Chromium: could not install (continuing; browser tests will be skipped)"; \
+	else \
+		echo "Chromium: not installed and no apt-get as root (browser tests will be skipped)"; \
+	fi
+
 # Tests run against the real services: PostgreSQL (DATABASE_URL) and Redis.
 TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/mahjong
 
-test: install services lint typecheck
+test: install services browser lint typecheck
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest -n 2
 
 bench: install

@@ -17,7 +17,7 @@ from games.log import Event, Hand, Match, loads
 from games.match import Replayer
 from games.table import TABLES, HandSetup, Phase, Table
 from games.tiles import TILES, WINDS, Tile
-from games.variants import Hit
+from games.variants import JX_BANK, Hit
 
 if TYPE_CHECKING:
     from replays.models import Match as StoredMatch
@@ -163,7 +163,7 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
         indicator=TileView(setup.indicator) if setup.indicator else None,
         event_text=describe(last_event, data.match.players) if last_event else _("The deal"),
         ended=ended_deltas is not None,
-        bank=setup.bank,
+        bank=tuple(f"{JX_BANK[item].name} ({JX_BANK[item].id})" for item in setup.bank),
     )
     if ended_deltas is not None:
         board.deltas = ended_deltas
@@ -224,7 +224,8 @@ def _win_view(table: Table, win: object, players: tuple[str, ...]) -> WinView:
                name=players[win.target or 0]),
            "rob_gold": _("robbing the gold"), "bomb": _("a bomb")}[win.how]
     score = win.score
-    return WinView(players[win.seat], str(win.tile), how, list(score.patterns), score.points,
+    tile = f"{win.tile} {win.tile.chinese}"
+    return WinView(players[win.seat], tile, how, list(score.patterns), score.points,
                    score.tai, score.fan, score.reading)
 
 

@@ -18,6 +18,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
 
 from games.variants import VARIANTS
 from replays.board import board_at, replayed_match
@@ -70,6 +71,7 @@ def browse(request: HttpRequest) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
 def upload(request: HttpRequest) -> HttpResponse:
     """One or several files, or pasted JSON; each stored whole or refused with a reason."""
     form = UploadForm(request.POST or None)
@@ -96,7 +98,7 @@ def upload(request: HttpRequest) -> HttpResponse:
             for name, raw, problem in items:
                 results.append(_store_one(request, form, name, raw, problem))
     context = {"form": form, "results": results, "limit": settings.MAX_UPLOAD_BYTES}
-    if request.htmx and request.method == "POST":  # type: ignore[attr-defined]
+    if _wants_fragment(request) and request.method == "POST":
         return render(request, "replays/upload.html#results", context)
     return render(request, "replays/upload.html", context)
 
@@ -134,6 +136,13 @@ def _int(value: str | None, default: int) -> int:
         return default
 
 
+def _wants_fragment(request: HttpRequest) -> bool:
+    """An htmx swap, but not htmx restoring a page missing from its history cache."""
+    htmx = request.htmx  # type: ignore[attr-defined]
+    return bool(htmx) and not htmx.history_restore_request
+
+
+@vary_on_headers("HX-Request")
 def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
     match = _match_for(request, public_id)
@@ -147,7 +156,7 @@ def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     board = board_at(data, hand_number, step, viewer_seat)
     context = {"match": match, "board": board, "links": _links(match, board, viewer_seat),
                "seat": viewer_seat}
-    if request.htmx:  # type: ignore[attr-defined]
+    if _wants_fragment(request):
         return render(request, "replays/viewer.html#board", context)
     return render(request, "replays/viewer.html", context)
 

@@ -29,3 +29,90 @@ def examples() -> list[dict[str, Any]]:
     data: list[dict[str, Any]] = json.loads(
         (shared_rules() / "examples.json").read_text(encoding="utf-8"))
     return data
+
+
+# -- the site: users and stored matches ----------------------------------------------
+#
+# alice owns matches, bob is another logged-in user, charlie is anonymous (the bare test
+# client), staff is a staff user. Log the users in with ``client.force_login(alice)``.
+
+PASSWORD = "a-long-enough-secret-42"
+
+
+@pytest.fixture
+def alice(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("alice", "alice@example.org", PASSWORD)
+
+
+@pytest.fixture
+def bob(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("bob", "bob@example.org", PASSWORD)
+
+
+@pytest.fixture
+def charlie(client: Any) -> Any:
+    """Charlie is anonymous: the test client, never logged in."""
+    return client
+
+
+@pytest.fixture
+def staff(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_user("sam", "sam@example.org", PASSWORD,
+                                                 is_staff=True)
+
+
+_BOT_MATCHES: dict[tuple[str, int, int], Any] = {}
+
+
+def _bot_match(variant: str, hands: int, seed: int) -> Any:
+    """The bots' match for these seeds, played once per process."""
+    from games.bots import simulate
+
+    key = (variant, hands, seed)
+    if key not in _BOT_MATCHES:
+        _BOT_MATCHES[key] = simulate(variant, hands, seed)
+    return _BOT_MATCHES[key]
+
+
+def bot_document(seed: int, *, variant: str = "sichuan", hands: int = 1, **changes: Any) -> bytes:
+    """A valid ``mahjong-log/1`` document played by the bots, as uploaded bytes.
+
+    Different seeds give different documents; ``changes`` replace fields of the
+    match (``players`` as a 4-tuple, ``title``, ``played_at``).
+    """
+    import dataclasses
+
+    from games.log import dumps
+
+    match = _bot_match(variant, hands, seed)
+    if changes:
+        match = dataclasses.replace(match, **changes)
+    return dumps(match).encode()
+
+
+@pytest.fixture
+def make_match(db: None) -> Any:
+    """``make_match(owner, visibility=..., title=..., hidden=..., seed=..., variant=...,
+    hands=..., players=..., played_at=...)``: a match stored as an upload would be.
+
+    Without a seed, each call in a test plays a new one (from 1000 on), so documents differ.
+    """
+    import itertools
+
+    from replays.models import Match
+    from replays.services import store_document
+
+    seeds = itertools.count(1000)
+
+    def make(owner: Any = None, *, visibility: str = "public", title: str = "",
+             hidden: bool = False, seed: int | None = None, variant: str = "sichuan",
+             hands: int = 1, **changes: Any) -> Match:
+        raw = bot_document(next(seeds) if seed is None else seed, variant=variant,
+                           hands=hands, **changes)
+        match = store_document(raw, owner=owner, visibility=visibility, title=title)
+        if hidden:
+            match.hidden = True
+            match.save(update_fields=["hidden"])
+        return match
+
+    return make

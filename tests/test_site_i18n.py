@@ -227,9 +227,9 @@ def test_it_shows_the_chinese_settlement_at_the_last_step(jiaxing: Match,
 
 
 @pytest.mark.parametrize(("variant", "seed", "expected"), [
-    ("putian", 3, [r"^\w+ 和 [1-9][mps]，\w+ 点炮 · \d+ 分$"]),
-    ("sichuan", 2, [r"^\w+ 和 [1-9][mps]，\w+ 点炮 · \d+ 番 · \d+ 分$",
-                    r"^\w+ 和 [1-9][mps]，自摸 · \d+ 番 · \d+ 分$"]),
+    ("putian", 3, [r"^\w+ 和 [1-9][mps] \w+，\w+ 点炮 · \d+ 分$"]),
+    ("sichuan", 2, [r"^\w+ 和 [1-9][mps] \w+，\w+ 点炮 · \d+ 番 · \d+ 分$",
+                    r"^\w+ 和 [1-9][mps] \w+，自摸 · \d+ 番 · \d+ 分$"]),
 ])
 def test_it_shows_chinese_wins_in_the_settlement(db: None, client: Client, variant: str,
                                                  seed: int, expected: list[str]) -> None:
