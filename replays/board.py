@@ -161,7 +161,8 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
         round_wind=WINDS[setup.round_wind] if data.match.variant == "jiaxing" else None,
         wildcards=[TileView(TILES[k], wild=True) for k in sorted(setup.wildcards)],
         indicator=TileView(setup.indicator) if setup.indicator else None,
-        event_text=describe(last_event, data.match.players) if last_event else _("The deal"),
+        event_text=describe(last_event, data.match.players, viewer) if last_event
+        else _("The deal"),
         ended=ended_deltas is not None,
         bank=tuple(f"{JX_BANK[item].name} ({JX_BANK[item].id})" for item in setup.bank),
     )
@@ -249,9 +250,11 @@ def payments(deltas: list[int], players: tuple[str, ...]) -> list[tuple[str, str
     return out
 
 
-def describe(event: Event, players: tuple[str, ...]) -> str:
-    """One sentence for an event, in the viewer's language."""
+def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) -> str:
+    """One sentence for an event, in the viewer's language; a seat's view hides others' draws."""
     name = players[event.actor] if event.actor is not None else ""
+    if event.type == "draw" and viewer is not None and event.actor != viewer:
+        return _("{name} draws a tile").format(name=name)
     target = players[event.target] if event.target is not None else ""
     tile = str(event.tile) if event.tile is not None else ""
     kind = event.type

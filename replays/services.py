@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -78,6 +78,7 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
                    title: str = "") -> Match:
     """Validate and store one document atomically; raise UploadError or DuplicateUpload."""
     text, result = check_document(raw)
+    played_at = _played_at(loads(text).played_at)
     digest = hashlib.sha256(raw).hexdigest()
     existing = Match.objects.filter(sha256=digest).first()
     if existing is not None:
@@ -92,7 +93,7 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
                 variant=match.variant,
                 players=list(match.players),
                 players_text=" | ".join(match.players)[:300],
-                played_at=_played_at(match.played_at),
+                played_at=played_at,
                 sha256=digest,
                 document=raw,
                 hand_count=len(match.hands),
@@ -118,9 +119,16 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
 def _played_at(value: str | None) -> datetime | None:
     if not value:
         return None
+    from django.utils import timezone
+
     moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     if moment.tzinfo is None:
-        from django.utils import timezone
-
-        moment = timezone.make_aware(moment, timezone.get_default_timezone())
-    return moment
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        moment = None  # type: ignore[assignment]
+    if moment is None or not 1 <= moment.year <= 9998:
+        raise UploadError(_("played_at %(value)s is outside the calendar the site keeps") % {
+            "value": value})
+    return timezone.localtime(moment, UTC)

@@ -34,11 +34,23 @@ class FilterForm(forms.Form):
 
 
 class UploadForm(forms.Form):
-    title = forms.CharField(required=False, max_length=200)
+    title = forms.CharField(required=False, max_length=200, label=gettext_lazy("Title"))
     visibility = forms.ChoiceField(choices=Match.Visibility.choices,
                                    initial=Match.Visibility.PUBLIC)
     text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
                            label=gettext_lazy("…or paste a document"))
+
+    def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_visibility(self) -> str:
+        visibility: str = self.cleaned_data["visibility"]
+        if visibility == Match.Visibility.PRIVATE and not getattr(
+                self.user, "is_authenticated", False):
+            raise forms.ValidationError(_("Log in to keep a replay private; anonymous uploads "
+                                          "can be public or unlisted."))
+        return visibility
 
 
 def _visible(request: HttpRequest) -> QuerySet[Match]:
@@ -74,7 +86,7 @@ def browse(request: HttpRequest) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def upload(request: HttpRequest) -> HttpResponse:
     """One or several files, or pasted JSON; each stored whole or refused with a reason."""
-    form = UploadForm(request.POST or None)
+    form = UploadForm(request.POST or None, user=request.user)
     results: list[dict[str, Any]] = []
     if request.method == "POST" and form.is_valid():
         files = request.FILES.getlist("files")

@@ -35,18 +35,26 @@ def examples() -> list[dict[str, Any]]:
 #
 # alice owns matches, bob is another logged-in user, charlie is anonymous (the bare test
 # client), staff is a staff user. Log the users in with ``client.force_login(alice)``.
+# Their passwords are unusable (hashing one takes half a second); a test that logs in
+# with a password sets PASSWORD first with ``with_password(user)``.
 
 PASSWORD = "a-long-enough-secret-42"
 
 
+def with_password(user: Any) -> Any:
+    user.set_password(PASSWORD)
+    user.save(update_fields=["password"])
+    return user
+
+
 @pytest.fixture
 def alice(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("alice", "alice@example.org", PASSWORD)
+    return django_user_model.objects.create_user("alice", "alice@example.org")
 
 
 @pytest.fixture
 def bob(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("bob", "bob@example.org", PASSWORD)
+    return django_user_model.objects.create_user("bob", "bob@example.org")
 
 
 @pytest.fixture
@@ -57,8 +65,7 @@ def charlie(client: Any) -> Any:
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("sam", "sam@example.org", PASSWORD,
-                                                 is_staff=True)
+    return django_user_model.objects.create_user("sam", "sam@example.org", is_staff=True)
 
 
 _BOT_MATCHES: dict[tuple[str, int, int], Any] = {}

@@ -21,7 +21,7 @@ from games.match import replay
 from games.variants import VARIANTS
 from replays.models import Match
 
-from .conftest import PASSWORD, bot_document
+from .conftest import PASSWORD, bot_document, with_password
 
 HTMX = {"HX-Request": "true"}
 
@@ -376,6 +376,15 @@ def test_it_returns_the_whole_page_without_htmx(client: Client, match: Match) ->
     assert "Seed two" in content
 
 
+def test_it_varies_the_viewer_on_the_htmx_header(client: Client, match: Match) -> None:
+    """One URL answers a page or a fragment depending on HX-Request, so caches (and the
+    browser's back button) must key on that header too (htmx docs, "Caching")."""
+    for headers in ({}, HTMX):
+        response = client.get(match.get_absolute_url(), {"step": 3}, headers=headers)
+        vary = {value.strip().lower() for value in response.get("Vary", "").split(",")}
+        assert "hx-request" in vary, response.get("Vary")
+
+
 @pytest.mark.parametrize("query", [
     {"hand": 1, "step": 9}, {"hand": 2, "step": 5}, {"hand": 1, "step": 9, "seat": 2},
     {"hand": 1, "step": 0}, {"hand": 2, "step": 100000, "seat": 0},
@@ -475,6 +484,8 @@ def test_it_renders_steps_of_every_variant(client: Client, make_match: Any,
 @pytest.mark.parametrize("public_id", ["nope", "a%00b", "%3Cscript%3E", "x" * 100])
 def test_it_answers_404_for_an_unknown_replay(client: Client, match: Match,
                                               public_id: str) -> None:
+    client.raise_request_exception = False  # a server error is a 500, not an exception
+
     assert client.get(f"/replays/{public_id}/").status_code == 404
     assert client.get(f"/replays/{public_id}/", headers=HTMX).status_code == 404
     assert client.get(f"/replays/{public_id}/download/").status_code == 404
@@ -570,6 +581,8 @@ def test_it_shows_the_signup_and_login_forms(client: Client) -> None:
 
 
 def test_it_logs_in(client: Client, alice: Any) -> None:
+    with_password(alice)
+
     response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
 
     assert response.status_code == 302
@@ -577,7 +590,21 @@ def test_it_logs_in(client: Client, alice: Any) -> None:
     assert "Log out alice" in client.get("/").content.decode()
 
 
+@pytest.mark.parametrize("next_url", ["https://evil.example/", "//evil.example/"])
+def test_it_stays_on_the_site_after_logging_in(client: Client, alice: Any,
+                                               next_url: str) -> None:
+    with_password(alice)
+
+    response = client.post("/accounts/login/", {
+        "username": "alice", "password": PASSWORD, "next": next_url})
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
 def test_it_refuses_a_wrong_password(client: Client, alice: Any) -> None:
+    with_password(alice)
+
     response = client.post("/accounts/login/", {"username": "alice", "password": "nope"})
 
     assert response.status_code == 200
