@@ -205,30 +205,30 @@ class Bot:
             return by_type["flower"][0]
         counts = list(state.hand)
         melds = len(state.melds)
-        current = self._value(table, seat, counts, melds)
-        for kong in by_type.get("gang", []):
-            tile = kong.event.tile
-            assert tile is not None
-            after = list(counts)
-            after[tile.kind] -= 4 if kong.event.kind == "concealed" else 1
-            if self._value(table, seat, after, melds + (kong.event.kind == "concealed"))[0] \
-                    <= current[0]:
-                return kong
+        kongs = by_type.get("gang", [])
+        if kongs:
+            current = self._value(table, seat, counts, melds)
+            for kong in kongs:
+                tile = kong.event.tile
+                assert tile is not None
+                after = list(counts)
+                after[tile.kind] -= 4 if kong.event.kind == "concealed" else 1
+                concealed = kong.event.kind == "concealed"
+                if self._value(table, seat, after, melds + concealed)[0] <= current[0]:
+                    return kong
         discards = by_type.get("discard", [])
         if not discards:
             return actions[0]
-        best = self._best_discard(table, seat, counts, melds, discards)
+        values = self._discard_values(table, seat, counts, melds)
+        best = self._best_discard(table, discards, values)
         if "ready" in by_type and not state.ready:
-            after = list(counts)
             assert best.event.tile is not None
-            after[best.event.tile.kind] -= 1
-            if self._value(table, seat, after, melds)[1] == 0:
+            if values[best.event.tile.kind][1] == 0:  # the hand left is ready (PT-5.3)
                 return by_type["ready"][0]
         return best
 
-    def _best_discard(self, table: Table, seat: int, counts: list[int], melds: int,
-                      discards: Sequence[Action]) -> Action:
-        values = self._discard_values(table, seat, counts, melds)
+    def _best_discard(self, table: Table, discards: Sequence[Action],
+                      values: Sequence[tuple[int, int]]) -> Action:
         scored = []
         for action in discards:
             tile = action.event.tile

@@ -193,8 +193,8 @@ class Table:
             hand = self.seats[seat].hand
             for tile in tiles:
                 hand[tile.kind] += 1
-        for kind in range(34):
-            self.used[kind] = sum(state.hand[kind] for state in self.seats)
+        self.used = [a + b + c + d for a, b, c, d in zip(*(s.hand for s in self.seats),
+                                                          strict=True)]
         self._check_copies("C-1", lambda kind: next(
             f"{self.name(s)}'s deal" for s in range(4) if self.seats[s].hand[kind]))
         # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
@@ -345,6 +345,7 @@ class Table:
         seats = self.seats
         wall = self.wall
         plain_discards = not self._limits_discards
+        plain_pass = type(self)._pass_discard is Table._pass_discard
         applied = 0
         for event in events:
             kind = event.type
@@ -354,7 +355,14 @@ class Table:
                     and event.source == "front" and not self.need_back
                     and self.tiles_left > 0):
                 if self.phase is _DISCARDED:
-                    self._pass_discard()
+                    nxt = (self.last_discard[0] + 1) % 4 if self.last_discard else -1
+                    if (plain_pass and not self.discard_winners and nxt >= 0
+                            and not seats[nxt].won and not seats[nxt].left):
+                        self.turn = nxt  # the discard passes (inline _pass_discard)
+                        self.kong_discard = False
+                        self.phase = _DRAW
+                    else:
+                        self._pass_discard()
                 if (self.phase is _DRAW and actor == self.turn and not self.need_back
                         and not seats[actor].left and wall[self.front] is tile):
                     self.front += 1
