@@ -378,17 +378,7 @@ class Table:
                   and self.phase is _TURN and actor == self.turn
                   and seats[actor].hand[tile.kind] > 0 and not seats[actor].left
                   and (plain_discards or self._plain_discard(actor, tile))):
-                state = seats[actor]
-                state.hand[tile.kind] -= 1
-                state.river.append((tile, False))
-                state.discarded = True
-                self.last_discard = (actor, tile)
-                self.kong_discard = self.after_kong
-                self.after_kong = False
-                self.drawn = None
-                if self.discard_winners:
-                    self.discard_winners = []
-                self.phase = _DISCARDED
+                self._record_discard(actor, tile)
                 self.seen_events += 1
                 applied += 1
                 continue
@@ -534,6 +524,11 @@ class Table:
             )
         if self._limits_discards:
             self.check_discard(actor, tile)
+        self._record_discard(actor, tile)
+
+    def _record_discard(self, actor: int, tile: Tile) -> None:
+        """A checked discard: out of the hand, into the river, open to claims."""
+        state = self.seats[actor]
         state.hand[tile.kind] -= 1
         state.river.append((tile, False))
         state.discarded = True
