@@ -265,8 +265,11 @@ class Bot:
         low, high = suit * 9, suit * 9 + 9
         focused = [0] * low + real[low:high] + [0] * (27 - high) + real[27:]
         off_suit = sum(real) - sum(focused)
-        _, plain = tables.needed_after_each(real, sets, step=-1)
-        flush_now, flush = tables.needed_after_each(focused, sets, step=-1)
+        plain_now, plain = tables.needed_after_each(real, sets, step=-1)
+        if off_suit:
+            flush_now, flush = tables.needed_after_each(focused, sets, step=-1)
+        else:  # already one suit and honours: the flush view is the plain one
+            flush_now, flush = plain_now, plain
         values = [(99, 99)] * 34
         for kind in range(34):
             if not counts[kind]:
