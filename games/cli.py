@@ -130,6 +130,25 @@ def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def _analyze(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.analysis import analyze_json
+    from games.log import LogError, loads
+    from games.match import replay
+
+    try:
+        match = loads(_read_text(args.path, stdin))
+        replay(match)  # only valid matches are annotated
+    except InputError as error:
+        _write(stdout, {"ok": False, "error": {"hand": None, "event": None, "rule": None,
+                                               "message": str(error)}})
+        return 1
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    _write(stdout, analyze_json(match))
+    return 0
+
+
 def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from games.bench import run_bench
 
@@ -165,6 +184,9 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--coverage", action="store_true",
                           help="print how often each event, pattern and settlement occurred")
     simulate.set_defaults(run=_simulate)
+    analyze = commands.add_parser("analyze", help="every decision with its alternatives")
+    analyze.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    analyze.set_defaults(run=_analyze)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")

@@ -281,6 +281,22 @@ class Variant:
                               honours=bool(cls.HONOURS))
 
     @classmethod
+    def shanten_after_removing(cls, position: Position, counts: Sequence[int],
+                               wild: int) -> tuple[int, list[int]]:
+        """Shanten after discarding one tile of each held kind (wildcard kinds: one wildcard).
+
+        Kinds not held get ``tables.INF``.
+        """
+        now, after = tables.needed_after_each(counts, cls.SETS - len(position.melds),
+                                              honours=bool(cls.HONOURS), step=-1)
+        out = [tables.INF if not counts[k] else max(after[k] - wild - 1, -1)
+               for k in range(KINDS)]
+        if wild:
+            for kind in position.wildcards:
+                out[kind] = max(now - (wild - 1) - 1, -1)
+        return now, out
+
+    @classmethod
     def shanten_after_each(cls, position: Position, counts: Sequence[int],
                            wild: int) -> tuple[int, list[int]]:
         """Shanten now, and after drawing each kind (a wildcard kind adds a wildcard)."""
@@ -904,6 +920,39 @@ class Sichuan(Variant):
                                                               singles - odd + (1 - odd))
                         best_after[kind] = min(best_after[kind], max(after_pairs, -1))
         return max(best_now, -1), [max(b, -1) for b in best_after]
+
+    @classmethod
+    def shanten_after_removing(cls, position: Position, counts: Sequence[int],
+                               wild: int) -> tuple[int, list[int]]:
+        sets = cls.SETS - len(position.melds)
+        best = [tables.INF] * KINDS
+        now_best = tables.INF
+        for void in cls._voids(position):
+            now, after = tables.needed_after_each(counts, sets, void=void, honours=False,
+                                                  step=-1)
+            now_best = min(now_best, now)
+            void_now = tables.needed(tables.part_ids(counts, void, False), sets)
+            pairs = singles = 0
+            if not position.melds:
+                for kind in range(27):
+                    if counts[kind] and kind // 9 != void:
+                        pairs += counts[kind] >> 1
+                        singles += counts[kind] & 1
+            for kind in range(27):
+                if not counts[kind]:
+                    continue
+                in_void = kind // 9 == void
+                value = (void_now if in_void else after[kind]) - 1
+                if not position.melds:
+                    if in_void:
+                        seven = tables.seven_pairs_from(pairs, singles)
+                    else:
+                        odd = counts[kind] & 1
+                        seven = tables.seven_pairs_from(pairs - (1 - odd),
+                                                        singles - odd + (1 - odd))
+                    value = min(value, seven)
+                best[kind] = min(best[kind], max(value, -1))
+        return now_best, best
 
     @classmethod
     def drawable(cls, position: Position) -> list[Tile]:
