@@ -456,6 +456,7 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
     variant = table.variant
     position = table.seat_position(seat, self_draw=True)
     counts, wild = variant.split(position, hand)
+    wild_tiles = [t for t in hand if position.is_wild(t)]  # their faces matter for scores
     never_discard = set(position.wildcards) if variant.name == "putian" else set()
     current = variant.shanten_of(position, counts, wild)
     for number, tile in enumerate(draws, start=1):
@@ -463,18 +464,20 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
         drawn_wild = kind in position.wildcards
         if drawn_wild:
             wild += 1
+            wild_tiles.append(tile)
         else:
             counts[kind] += 1
         grown = variant.shanten_of(position, counts, wild)  # = the best discard's shanten
         if grown >= current and not (drawn_wild and never_discard):
             if drawn_wild:  # no improvement: the drawn tile goes straight back
                 wild -= 1
+                wild_tiles.pop()
             else:
                 counts[kind] -= 1
             continue
         if grown == -1:
             tiles = tuple(t for k in range(34) for t in [TILES[k]] * counts[k]) + tuple(
-                TILES[min(position.wildcards)] for _ in range(wild))
+                wild_tiles)
             score = variant.score(position.with_hand(tiles, tile))
             if score.win:
                 return {"win": True, "draw": number, "tile": str(tile), "points": score.points}
@@ -487,6 +490,7 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
                 keep_drawn, choice = after[other], other
         if choice in position.wildcards and (drawn_wild or not counts[choice]):
             wild -= 1
+            wild_tiles.remove(TILES[choice] if TILES[choice] in wild_tiles else wild_tiles[-1])
         else:
             counts[choice] -= 1
         current = variant.shanten_of(position, counts, wild)

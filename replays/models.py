@@ -51,6 +51,16 @@ class Match(models.Model):
     engine_version = models.CharField(max_length=20)
     hidden = models.BooleanField(default=False, help_text="Hidden by staff")
 
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("annotating")
+        DONE = "done", _("annotated")
+        FAILED = "failed", _("failed")
+
+    annotation_status = models.CharField(max_length=8, choices=Status.choices,
+                                         default=Status.QUEUED, db_index=True)
+    annotation_error = models.TextField(blank=True)
+
     class Meta:
         ordering = ["-uploaded_at", "-id"]
         indexes = [models.Index(fields=["variant", "visibility", "-uploaded_at"])]
@@ -87,3 +97,19 @@ class Hand(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} hand {self.number}"
+
+
+class Annotation(models.Model):
+    """One hand's decision analysis by one engine version (``games.analysis``)."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="annotations")
+    engine_version = models.CharField(max_length=20)
+    data = models.JSONField()
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["hand", "engine_version"],
+                                               name="one_annotation_per_hand_and_version")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} (engine {self.engine_version})"

@@ -108,12 +108,19 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
                 for number, (hand, played) in enumerate(
                     zip(match.hands, result.hands, strict=True), start=1)
             )
+            transaction.on_commit(lambda: _queue(stored.pk))
     except IntegrityError:
         existing = Match.objects.filter(sha256=digest).first()
         if existing is None:
             raise
         raise DuplicateUpload(existing) from None
     return stored
+
+
+def _queue(match_id: int) -> None:
+    from replays.tasks import queue_match
+
+    queue_match(match_id)
 
 
 def _played_at(value: str | None) -> datetime | None:

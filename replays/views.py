@@ -166,21 +166,64 @@ def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     seat = _int(seat_value, -1) if seat_value not in (None, "") else -1
     viewer_seat = seat if 0 <= seat <= 3 else None
     board = board_at(data, hand_number, step, viewer_seat)
-    context = {"match": match, "board": board, "links": _links(match, board, viewer_seat),
-               "seat": viewer_seat}
+    links = _links(match, board, viewer_seat)
+    analysis = _analysis(match, hand_number, step, viewer_seat)
+    context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
+               "analysis": analysis, "spoilers": request.GET.get("spoilers") != "0"}
     if _wants_fragment(request):
         return render(request, "replays/viewer.html#board", context)
     return render(request, "replays/viewer.html", context)
 
 
-def _links(match: Match, board: Any, seat: int | None) -> dict[str, str | None]:
-    base = match.get_absolute_url()
+def _analysis(match: Match, hand_number: int, step: int,
+              seat: int | None) -> dict[str, Any] | None:
+    """The annotation panel: the decisions before the next event, and where others are."""
+    from games.analysis import ENGINE_VERSION
+    from replays.models import Annotation
 
+    annotation = Annotation.objects.filter(hand__match=match, hand__number=hand_number,
+                                           engine_version=ENGINE_VERSION).first()
+    if annotation is None:
+        return None
+    decisions = [d for d in annotation.data["decisions"]
+                 if (seat is None or d["seat"] == seat) and len(d["alternatives"]) > 1]
+    here = [d for d in decisions if d["event"] == step + 1]
+    steps = sorted({d["event"] - 1 for d in decisions})
+    mistakes = sorted({d["event"] - 1 for d in decisions if d["mistake"]})
+    def at(target: int | None) -> str | None:
+        return None if target is None else step_url(match, hand_number, target, seat)
+
+    return {
+        "decisions": here,
+        "summary": annotation.data.get("summary", []),
+        "previous_decision": at(max((s for s in steps if s < step), default=None)),
+        "next_decision": at(min((s for s in steps if s > step), default=None)),
+        "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),
+        "next_mistake": at(min((s for s in mistakes if s > step), default=None)),
+    }
+
+
+def progress(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The annotation status of a match; polled by htmx until it is done or failed."""
+    from replays.tasks import progress as count
+
+    match = _match_for(request, public_id)
+    done, total = count(match)
+    return render(request, "replays/viewer.html#progress", {"match": match, "done": done,
+                                                             "total": total})
+
+
+def step_url(match: Match, hand: int, step: int, seat: int | None) -> str:
+    """The bookmarkable URL of one step."""
+    query: dict[str, int] = {"hand": hand, "step": step}
+    if seat is not None:
+        query["seat"] = seat
+    return f"{match.get_absolute_url()}?{urlencode(query)}"
+
+
+def _links(match: Match, board: Any, seat: int | None) -> dict[str, str | None]:
     def url(hand: int, step: int, viewer_seat: int | None = seat) -> str:
-        query: dict[str, int] = {"hand": hand, "step": step}
-        if viewer_seat is not None:
-            query["seat"] = viewer_seat
-        return f"{base}?{urlencode(query)}"
+        return step_url(match, hand, step, viewer_seat)
 
     hand, step, steps = board.hand_number, board.step, board.steps
     links: dict[str, str | None] = {

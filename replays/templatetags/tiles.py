@@ -56,3 +56,44 @@ def unit(name: str) -> str:
 @register.filter
 def signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
+
+
+@register.simple_tag
+def tile_code(code: str) -> SafeString:
+    """A tile from its notation (annotation data stores tiles as text)."""
+    return _tile_html(code, False, False, False, False, False)
+
+
+@register.filter
+def seat_name(seat: int, board: object) -> str:
+    seats = getattr(board, "seats", [])
+    return str(seats[seat].name) if 0 <= seat < len(seats) else str(seat)
+
+
+@register.filter
+def action_text(action: dict[str, object]) -> str:
+    """An alternative in words (the annotation stores it as a log event)."""
+    kind = action.get("type")
+    tile = action.get("tile", "")
+    if kind == "discard":
+        return _("discard %(tile)s") % {"tile": tile}
+    if kind == "pass":
+        return _("pass")
+    if kind == "hu":
+        return _("win on %(tile)s") % {"tile": tile}
+    if kind == "peng":
+        return _("pung %(tile)s") % {"tile": tile}
+    if kind == "chi":
+        shown = "".join(str(t) for t in action.get("tiles", []))  # type: ignore[attr-defined]
+        return _("chow %(tile)s with %(shown)s") % {"tile": tile, "shown": shown}
+    if kind == "gang":
+        return _("kong %(tile)s") % {"tile": tile}
+    if kind == "ready":
+        return _("declare ready")
+    if kind == "flower":
+        return _("lay out a white")
+    if kind == "dingque":
+        return _("void %(suit)s") % {"suit": action.get("suit", "")}
+    if kind == "contract":
+        return _("give up") if action.get("choice") == "give_up" else _("persist")
+    return str(kind)
