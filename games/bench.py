@@ -192,6 +192,23 @@ def bench_matches(seed: int, hands: int) -> dict[str, Any]:
     return out
 
 
+def bench_analysis(seed: int, hands: int = 16) -> dict[str, Any]:
+    """Seconds to annotate a bot match of ``hands`` hands, per variant (one core)."""
+    from games.analysis import analyze_match
+    from games.bots import simulate
+
+    analyze_match(simulate("jiaxing", 1, seed + 7))  # build the tables first
+    out: dict[str, Any] = {}
+    for variant in ("jiaxing", "putian", "sichuan"):
+        match = simulate(variant, hands, seed)
+        start = time.perf_counter()
+        result = analyze_match(match)
+        seconds = time.perf_counter() - start
+        out[variant] = {"hands": hands, "seconds": round(seconds, 2),
+                        "decisions": sum(len(h.decisions) for h in result)}
+    return out
+
+
 def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     """Every figure of the engine's benchmark as one JSON-ready object."""
     rng = random.Random(seed)
@@ -201,6 +218,7 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     result["shanten_vs_mahjong"] = bench_against_mahjong(rng, max(int(20_000 * scale), 100))
     result["waits_with_scores"] = bench_waits(rng, max(int(400 * scale), 20))
     result["matches"] = bench_matches(seed, max(int(400 * scale), 4))
+    result["analysis"] = bench_analysis(seed, max(int(16 * scale), 1))
     waits = result["waits_with_scores"]["jiaxing_1_wildcards"]["median_ms"]
     result["targets"] = {
         "shanten_at_least_10x_mahjong": (result["shanten_vs_mahjong"].get("ratio") or 0) >= 10,
@@ -209,6 +227,8 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
             m["simulate_hands_per_s"] >= 100 for m in result["matches"].values()),
         "validate_at_least_1000_hands_per_s": all(
             m["validate_hands_per_s"] >= 1000 for m in result["matches"].values()),
+        "annotate_16_hands_at_most_2s": all(
+            a["seconds"] <= 2 for a in result["analysis"].values()),
     }
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result
