@@ -313,11 +313,28 @@ def _hand_metrics(table: Table, seat: int, hand: list[Tile],
             remaining = max(variant.copies(position, tile.kind) - visible[tile.kind], 0)
             accepted.append((tile, remaining))
             if shanten == 0:
-                grown = (*hand, tile)
-                score = variant.score(position.with_hand(grown, tile))
+                score = _wait_score(position, hand, tile)
                 if score.win:
                     waits.append((tile, remaining, score))
     return shanten, accepted, waits
+
+
+_WAIT_SCORES: dict[tuple[Any, ...], Score] = {}
+
+
+def _wait_score(position: Any, hand: list[Tile], tile: Tile) -> Score:
+    """The score of a wait, remembered: a ready hand often waits unchanged for many turns."""
+    key = (position.variant.name, tuple(sorted(t.kind for t in hand)), tile.kind,
+           position.melds, position.wildcards, position.seat, position.dealer,
+           position.round_wind, position.bank, position.flowers, position.void,
+           position.dealer_streak, tuple(sorted(position.rules.items())))
+    score = _WAIT_SCORES.get(key)
+    if score is None:
+        if len(_WAIT_SCORES) > 50_000:
+            _WAIT_SCORES.clear()
+        score = _WAIT_SCORES[key] = position.variant.score(
+            position.with_hand((*hand, tile), tile))
+    return score
 
 
 def _with_hand(position: Any, hand: tuple[Tile, ...], extra_melds: Sequence[Any]) -> Any:
