@@ -9,3 +9,17 @@ document.addEventListener("keydown", (event) => {
     link.click();
   }
 });
+
+// Spoiler-free mode: picking an alternative opens the analysis and marks the pick.
+document.addEventListener("click", (event) => {
+  const button = event.target.closest(".pick button[data-alternative]");
+  if (!button) return;
+  const pick = button.closest(".pick");
+  const details = pick.nextElementSibling;
+  if (!details || details.tagName !== "DETAILS") return;
+  details.open = true;
+  details.querySelectorAll("tr.picked").forEach((row) => row.classList.remove("picked"));
+  const row = details.querySelector(`tr[data-alternative="${button.dataset.alternative}"]`);
+  if (row) row.classList.add("picked");
+  pick.hidden = true;
+});
