@@ -469,9 +469,22 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
     """
     if table.wall is None:
         return None
-    draws = [tile for at, tile in future.get(seat, []) if at > index]
-    variant = table.variant
-    position = table.seat_position(seat, self_draw=True)
+    pending = [(at, tile) for at, tile in future.get(seat, []) if at > index]
+    position = _seat_view(table, seat)[0]
+    # The same hand before the same draws gives the same answer (a passed claim, then
+    # the turn's discard of the drawn tile): remember it for the hand.
+    key = (seat, tuple(sorted(t.kind for t in hand)), pending[0][0] if pending else None,
+           position.melds, position.flowers)
+    memo: dict[tuple[Any, ...], dict[str, Any]] = table.__dict__.setdefault(
+        "_counterfactuals", {})
+    known = memo.get(key)
+    if known is None:
+        known = memo[key] = _play_on(table.variant, position, hand, [t for _, t in pending])
+    return dict(known)
+
+
+def _play_on(variant: type[Variant], position: Any, hand: list[Tile],
+             draws: list[Tile]) -> dict[str, Any]:
     counts, wild = variant.split(position, hand)
     wild_tiles = [t for t in hand if position.is_wild(t)]  # their faces matter for scores
     never_discard = set(position.wildcards) if variant.name == "putian" else set()
