@@ -166,17 +166,18 @@ def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     seat = _int(seat_value, -1) if seat_value not in (None, "") else -1
     viewer_seat = seat if 0 <= seat <= 3 else None
     board = board_at(data, hand_number, step, viewer_seat)
-    links = _links(match, board, viewer_seat)
-    analysis = _analysis(match, hand_number, step, viewer_seat)
+    spoilers = request.GET.get("spoilers") != "0"
+    links = _links(match, board, viewer_seat, spoilers)
+    analysis = _analysis(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "analysis": analysis, "spoilers": request.GET.get("spoilers") != "0"}
+               "analysis": analysis, "spoilers": spoilers}
     if _wants_fragment(request):
         return render(request, "replays/viewer.html#board", context)
     return render(request, "replays/viewer.html", context)
 
 
-def _analysis(match: Match, hand_number: int, step: int,
-              seat: int | None) -> dict[str, Any] | None:
+def _analysis(match: Match, hand_number: int, step: int, seat: int | None,
+              spoilers: bool = True) -> dict[str, Any] | None:
     """The annotation panel: the decisions before the next event, and where others are."""
     from games.analysis import ENGINE_VERSION
     from replays.models import Annotation
@@ -187,11 +188,12 @@ def _analysis(match: Match, hand_number: int, step: int,
         return None
     decisions = [d for d in annotation.data["decisions"]
                  if (seat is None or d["seat"] == seat) and len(d["alternatives"]) > 1]
-    here = [d for d in decisions if d["event"] == step + 1]
+    here = [_ranked(d) for d in decisions if d["event"] == step + 1]
     steps = sorted({d["event"] - 1 for d in decisions})
     mistakes = sorted({d["event"] - 1 for d in decisions if d["mistake"]})
     def at(target: int | None) -> str | None:
-        return None if target is None else step_url(match, hand_number, target, seat)
+        return None if target is None else step_url(match, hand_number, target, seat,
+                                                     spoilers)
 
     return {
         "decisions": here,
@@ -201,6 +203,13 @@ def _analysis(match: Match, hand_number: int, step: int,
         "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),
         "next_mistake": at(min((s for s in mistakes if s > step), default=None)),
     }
+
+
+def _ranked(decision: dict[str, Any]) -> dict[str, Any]:
+    """The decision with its alternatives best first, each knowing its own index."""
+    alternatives = [dict(alt, index=i) for i, alt in enumerate(decision["alternatives"])]
+    alternatives.sort(key=lambda alt: (alt["rank"], alt["index"]))
+    return dict(decision, alternatives=alternatives)
 
 
 def progress(request: HttpRequest, public_id: str) -> HttpResponse:
@@ -213,17 +222,21 @@ def progress(request: HttpRequest, public_id: str) -> HttpResponse:
                                                              "total": total})
 
 
-def step_url(match: Match, hand: int, step: int, seat: int | None) -> str:
-    """The bookmarkable URL of one step."""
+def step_url(match: Match, hand: int, step: int, seat: int | None,
+             spoilers: bool = True) -> str:
+    """The bookmarkable URL of one step (keeping the seat's view and spoiler-free mode)."""
     query: dict[str, int] = {"hand": hand, "step": step}
     if seat is not None:
         query["seat"] = seat
+    if not spoilers:
+        query["spoilers"] = 0
     return f"{match.get_absolute_url()}?{urlencode(query)}"
 
 
-def _links(match: Match, board: Any, seat: int | None) -> dict[str, str | None]:
+def _links(match: Match, board: Any, seat: int | None,
+           spoilers: bool = True) -> dict[str, str | None]:
     def url(hand: int, step: int, viewer_seat: int | None = seat) -> str:
-        return step_url(match, hand, step, viewer_seat)
+        return step_url(match, hand, step, viewer_seat, spoilers)
 
     hand, step, steps = board.hand_number, board.step, board.steps
     links: dict[str, str | None] = {

@@ -97,3 +97,10 @@ def action_text(action: dict[str, object]) -> str:
     if kind == "contract":
         return _("give up") if action.get("choice") == "give_up" else _("persist")
     return str(kind)
+
+
+@register.filter
+def decision_kind(kind: str) -> str:
+    """A decision point's kind in the reader's language."""
+    return {"turn": _("turn"), "claim": _("claim"), "rob_kong": _("robbing a kong"),
+            "dingque": _("void suit"), "contract": _("contract")}.get(kind, kind)
