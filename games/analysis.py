@@ -145,10 +145,21 @@ def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnal
     """Annotate one hand, replaying its events on ``table`` (a fresh table of the hand)."""
     future = _future_draws(events)
     decisions: list[Decision] = []
+    answered: tuple[Any, ...] | None = None  # the claim window already annotated
     for index, event in enumerate(events, start=1):
+        if table.phase in (Phase.DISCARDED, Phase.ROBBABLE):
+            # One decision per seat per discard (or added kong), whatever the number of
+            # events answering it (several winners, SC-3.1); the last discard's too.
+            window = (table.seen_events - len(table.discard_winners), table.last_discard)
+            if table.robbed_kong_pending:  # later robbers of the same kong (SC-5.18)
+                window = answered
+            if window != answered:
+                answered = window
+                decisions.extend(_claim_decisions(table, events, index, future))
+        elif event.type != "end":
+            decisions.extend(_decisions_before(table, event, index, future))
         if event.type == "end":
             break
-        decisions.extend(_decisions_before(table, event, index, future))
         table.apply(event)
     return HandAnalysis(number, decisions)
 
@@ -166,11 +177,13 @@ def _decisions_before(table: Table, event: Event, index: int,
                       future: dict[int, list[tuple[int, Tile]]]) -> list[Decision]:
     phase = table.phase
     if phase is Phase.TURN:
-        if event.actor != table.turn and not (event.type == "hu" and event.how == "rob_gold"):
-            return []
-        return [_turn_decision(table, event, index, future)]
-    if phase in (Phase.DISCARDED, Phase.ROBBABLE):
-        return _claim_decisions(table, event, index, future)
+        decisions = _rob_gold_chances(table, event, index)
+        if event.actor == table.turn and not (event.type == "hu" and event.how == "rob_gold"
+                                              and event.actor != table.turn):
+            decisions.insert(0, _turn_decision(table, event, index, future))
+        elif event.type == "hu" and event.how == "rob_gold" and event.actor == table.turn:
+            decisions.insert(0, _turn_decision(table, event, index, future))
+        return decisions
     if phase is Phase.DINGQUE and event.type == "dingque" and event.actor is not None:
         options = [a.event for a in table.legal_actions() if a.seat == event.actor]
         outcomes = [Outcome(e) for e in options]
@@ -181,8 +194,8 @@ def _decisions_before(table: Table, event: Event, index: int,
         outcomes = [Outcome(a.event) for a in table.legal_actions()]
         actual = next((i for i, o in enumerate(outcomes) if o.event.choice == event.choice),
                       None)
-        for rank, outcome in enumerate(outcomes, start=1):
-            outcome.rank = rank
+        for outcome in outcomes:
+            outcome.rank = 1  # the engine has no preference between persisting and giving up
         return [Decision(index, event.actor, "contract", outcomes, actual)]
     return []
 
@@ -199,18 +212,49 @@ def _turn_decision(table: Table, event: Event, index: int,
     return _decision(index, seat, "turn", outcomes, actual)
 
 
-def _claim_decisions(table: Table, event: Event, index: int,
+def _rob_gold_chances(table: Table, event: Event, index: int) -> list[Decision]:
+    """PT-5.5: every other seat that could rob the gold before the dealer's first discard."""
+    decisions = []
+    by_seat: dict[int, list[Event]] = {}
+    for action in table.legal_actions():
+        if action.seat != table.turn and action.event.how == "rob_gold":
+            by_seat.setdefault(action.seat, []).append(action.event)
+    for seat, options in sorted(by_seat.items()):
+        outcomes = [Outcome(option, win=_win_score(table, seat, option)) for option in options]
+        outcomes.append(Outcome(Event("pass", seat)))
+        taken = _match_actual(outcomes, event) if event.actor == seat else None
+        decisions.append(_decision(index, seat, "rob_gold", outcomes,
+                                   taken if taken is not None else len(outcomes) - 1))
+    return decisions
+
+
+def _answers(table: Table, events: Sequence[Event], index: int) -> dict[int, Event]:
+    """The seats that answered the discard or kong on the table, and how (SC-3.1)."""
+    answers: dict[int, Event] = {}
+    for event in events[index - 1:]:
+        if event.type == "hu" and event.target is not None and event.actor is not None:
+            answers[event.actor] = event
+            continue
+        if event.type in ("chi", "peng", "gang") and event.actor is not None and not answers:
+            answers[event.actor] = event
+        break
+    return answers
+
+
+def _claim_decisions(table: Table, events: Sequence[Event], index: int,
                      future: dict[int, list[tuple[int, Tile]]]) -> list[Decision]:
     by_seat: dict[int, list[Event]] = {}
     for action in table.legal_actions():
         if action.note == "pass" or action.event.type in ("draw", "end"):
             continue
         by_seat.setdefault(action.seat, []).append(action.event)
+    answers = _answers(table, events, index)
     decisions = []
     for seat, options in by_seat.items():
-        outcomes = [_claim_outcome(table, seat, option) for option in options]
+        outcomes = [_claim_outcome(table, seat, option, index, future) for option in options]
         outcomes.append(_pass_outcome(table, seat, index, future))
-        claimed = _match_actual(outcomes, event) if event.actor == seat else None
+        answer = answers.get(seat)
+        claimed = _match_actual(outcomes, answer) if answer is not None else None
         actual = claimed if claimed is not None else len(outcomes) - 1  # else: passed
         kind = "rob_kong" if table.phase is Phase.ROBBABLE else "claim"
         decisions.append(_decision(index, seat, kind, outcomes, actual))
@@ -273,6 +317,9 @@ def _rank_dingque(table: Table, seat: int, outcomes: list[Outcome]) -> None:
 def _visible(table: Table, seat: int) -> list[int]:
     """What ``seat`` can see: own hand, all melds and rivers, flowers, turned-up tiles."""
     tiles: list[Tile] = list(table.seats[seat].tiles())
+    for other, state in enumerate(table.seats):
+        if state.won and other != seat:
+            tiles.extend(state.tiles())  # a Sichuan winner's tiles are shown (SC-3.2)
     for state in table.seats:
         for meld in state.melds:
             if not meld.is_concealed or state is table.seats[seat]:
@@ -361,20 +408,25 @@ def _turn_outcome(table: Table, seat: int, option: Event, index: int,
     if option.type == "gang" and option.tile is not None:
         from games.tiles import Meld
 
-        rest = [t for t in hand if t != option.tile]
         if option.kind == "added":
             rest = list(hand)
             rest.remove(option.tile)
             _fill(outcome, table, seat, rest)
+            outcome.counterfactual = _counterfactual(table, seat, rest, index, future)
             return outcome
-        _fill(outcome, table, seat, rest, (Meld.gang(option.tile, "concealed"),))
+        rest = [t for t in hand if t != option.tile]
+        kong = (Meld.gang(option.tile, "concealed"),)
+        _fill(outcome, table, seat, rest, kong)
+        outcome.counterfactual = _counterfactual(table, seat, rest, index, future, kong)
         return outcome
     # ready, flower: the hand itself, best discard after
-    _fill_best_discard(outcome, table, seat, hand)
+    kept = _fill_best_discard(outcome, table, seat, hand)
+    outcome.counterfactual = _counterfactual(table, seat, kept, index, future)
     return outcome
 
 
-def _claim_outcome(table: Table, seat: int, option: Event) -> Outcome:
+def _claim_outcome(table: Table, seat: int, option: Event, index: int,
+                   future: dict[int, list[tuple[int, Tile]]]) -> Outcome:
     from games.tiles import Meld
 
     outcome = Outcome(option)
@@ -399,8 +451,10 @@ def _claim_outcome(table: Table, seat: int, option: Event) -> Outcome:
         meld = Meld.gang(tile, "exposed")
     if option.type == "gang":
         _fill(outcome, table, seat, hand, (meld,))
+        kept = hand
     else:
-        _fill_best_discard(outcome, table, seat, hand, (meld,))
+        kept = _fill_best_discard(outcome, table, seat, hand, (meld,))
+    outcome.counterfactual = _counterfactual(table, seat, kept, index, future, (meld,))
     return outcome
 
 
@@ -420,8 +474,8 @@ def _fill(outcome: Outcome, table: Table, seat: int, hand: list[Tile],
 
 
 def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Tile],
-                       melds: Sequence[Any] = ()) -> None:
-    """A hand a tile too many: the metrics after its best discard."""
+                       melds: Sequence[Any] = ()) -> list[Tile]:
+    """A hand a tile too many: the metrics after its best discard; returns the hand kept."""
     best: tuple[Any, ...] | None = None
     for kind in sorted({t.kind for t in hand}):
         tile = TILES[kind]
@@ -432,9 +486,12 @@ def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Til
         metrics = _hand_metrics(table, seat, rest, extra_melds=melds)
         key = (metrics[0], -sum(n for _, n in metrics[1]))
         if best is None or key < best[0]:
-            best = (key, metrics)
-    if best is not None:
-        outcome.shanten, outcome.accepted, outcome.waits = best[1]
+            best = (key, metrics, rest)
+    if best is None:
+        return hand
+    outcome.shanten, outcome.accepted, outcome.waits = best[1]
+    kept: list[Tile] = best[2]
+    return kept
 
 
 def _win_score(table: Table, seat: int, option: Event) -> Score | None:
@@ -444,6 +501,7 @@ def _win_score(table: Table, seat: int, option: Event) -> Score | None:
     if option.target is None:
         position = table.seat_position(
             seat, win_tile=tile, self_draw=True, after_kong=table.after_kong,
+            last_tile=table.tiles_left == 0 and not table.after_kong,
             first_turn=table.first_turn(seat), bomb=option.how == "bomb",
             robbing_gold=option.how == "rob_gold")
         if option.how == "rob_gold":
@@ -452,15 +510,17 @@ def _win_score(table: Table, seat: int, option: Event) -> Score | None:
             if found is not None:
                 position = found
     else:
-        position = table.seat_position(seat, win_tile=tile, extra=tile,
-                                       robbing_kong=option.how == "robbing_kong",
-                                       after_kong_discard=table.kong_discard)
+        robbing = option.how == "robbing_kong"
+        position = table.seat_position(seat, win_tile=tile, extra=tile, robbing_kong=robbing,
+                                       after_kong_discard=table.kong_discard and not robbing,
+                                       last_tile=table.tiles_left == 0 and not robbing)
     score = table.variant.score(position)
     return score if score.win else None
 
 
 def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
-                    future: dict[int, list[tuple[int, Tile]]]) -> dict[str, Any] | None:
+                    future: dict[int, list[tuple[int, Tile]]],
+                    extra_melds: Sequence[Any] = ()) -> dict[str, Any] | None:
     """Keep drawing this seat's own next tiles from the log; win, at which draw, for how much.
 
     Each draw is discarded unless discarding another tile leaves fewer shanten
@@ -471,6 +531,8 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
         return None
     pending = [(at, tile) for at, tile in future.get(seat, []) if at > index]
     position = _seat_view(table, seat)[0]
+    if extra_melds:
+        position = _with_hand(position, (), extra_melds)
     # The same hand before the same draws gives the same answer (a passed claim, then
     # the turn's discard of the drawn tile): remember it for the hand.
     key = (seat, tuple(sorted(t.kind for t in hand)), pending[0][0] if pending else None,
