@@ -30,10 +30,12 @@ def queue_match(match_id: int) -> None:
         annotate_hand.delay(hand_id)
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=MAX_RETRIES,
-             soft_time_limit=120, time_limit=180)
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=MAX_RETRIES)
 def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
-    """Annotate one hand (by primary key); safe to run twice."""
+    """Annotate one hand (by primary key); safe to run twice.
+
+    Time limits come from the settings (CELERY_TASK_SOFT_TIME_LIMIT / _TIME_LIMIT).
+    """
     hand = Hand.objects.select_related("match").filter(pk=hand_id).first()
     if hand is None:
         return  # deleted since it was queued
@@ -51,6 +53,8 @@ def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
             annotation_error=f"hand {hand.number}: {type(error).__name__}: {error}"[:2000])
         return
     with transaction.atomic():
+        # Lock the match so that tasks finishing its last hands together count in turn.
+        Match.objects.select_for_update().filter(pk=match.pk).first()
         Annotation.objects.update_or_create(hand=hand, engine_version=ENGINE_VERSION,
                                             defaults={"data": data})
         done = Annotation.objects.filter(hand__match=match,

@@ -31,14 +31,17 @@ class Command(BaseCommand):
                 "pk", "match_id")[: options["chunk"]])
             if not hands:
                 break
+            if options["limit"]:
+                hands = hands[: options["limit"] - queued]
+            # Only the matches whose hands are queued now are marked queued.
             Match.objects.filter(pk__in={m for _, m in hands}).update(
                 annotation_status=Match.Status.QUEUED, annotation_error="")
             for hand_id, _ in hands:
                 annotate_hand.delay(hand_id)
                 queued += 1
                 last_id = hand_id
-                if options["limit"] and queued >= options["limit"]:
-                    self.stdout.write(f"{queued} hands queued (limit reached).")
-                    return
+            if options["limit"] and queued >= options["limit"]:
+                self.stdout.write(f"{queued} hands queued (limit reached).")
+                return
             self.stdout.write(f"{queued} hands queued so far…")
         self.stdout.write(f"{queued} hands queued for engine version {ENGINE_VERSION}.")
