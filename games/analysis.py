@@ -150,7 +150,8 @@ def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnal
         if table.phase in (Phase.DISCARDED, Phase.ROBBABLE):
             # One decision per seat per discard (or added kong), whatever the number of
             # events answering it (several winners, SC-3.1); the last discard's too.
-            window = (table.seen_events - len(table.discard_winners), table.last_discard)
+            window: tuple[Any, ...] | None = (
+                table.seen_events - len(table.discard_winners), table.last_discard)
             if table.robbed_kong_pending:  # later robbers of the same kong (SC-5.18)
                 window = answered
             if window != answered:
