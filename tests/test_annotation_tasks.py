@@ -461,16 +461,25 @@ def _without_queueing(monkeypatch: pytest.MonkeyPatch, raw: bytes) -> Match:
     return match
 
 
+def _hand_of(message: dict[str, Any]) -> int:
+    """The hand id a task message (Celery protocol 2, JSON) is for."""
+    args, _kwargs, _embed = json.loads(base64.b64decode(message["body"]))
+    return int(args[0])
+
+
 def _unacked(client: Any, queue: str) -> dict[int, float]:
     """Hand id of each message on ``queue`` delivered but not acknowledged -> when (epoch)."""
     found: dict[int, float] = {}
     for tag, value in client.hgetall("unacked").items():
         message, _exchange, routing_key = json.loads(value)
-        if routing_key != queue:
-            continue
-        args, _kwargs, _embed = json.loads(base64.b64decode(message["body"]))
-        found[args[0]] = client.zscore("unacked_index", tag) or 0.0
+        if routing_key == queue:
+            found[_hand_of(message)] = client.zscore("unacked_index", tag) or 0.0
     return found
+
+
+def _waiting(client: Any, queue: str) -> set[int]:
+    """Hand ids of the messages still in ``queue``, not delivered yet."""
+    return {_hand_of(json.loads(item)) for item in client.lrange(queue, 0, -1)}
 
 
 def _settled(workers: Workers, worker: subprocess.Popen[bytes], match: Match) -> Callable[
@@ -518,26 +527,39 @@ def test_it_worker_killed_mid_hand_loses_no_hand(workers: Workers, redis_client:
     tasks.queue_match(match.pk)
 
     def mid_hand() -> bool:
-        """A hand annotated already, and the worker holding the message of one that is not."""
+        """A tenth of a second into a hand (after the last annotation; every hand of this
+        match takes longer), the worker holding a message for a hand not annotated: away from
+        the moments a message is taken and acknowledged."""
         workers.check_alive(worker)
+        written = [moment.timestamp() for moment in Annotation.objects.filter(
+            hand__match=match).values_list("created_at", flat=True)]
         annotated = set(Annotation.objects.filter(hand__match=match).values_list(
             "hand_id", flat=True))
-        return bool(annotated) and bool(set(_unacked(redis_client, workers.queue)) - annotated)
+        now = time.time()
+        return bool(written) and now - max(written) > 0.1 and any(
+            hand_id not in annotated and now - since > 0.1
+            for hand_id, since in _unacked(redis_client, workers.queue).items())
 
     # Kill it while it works on a hand. Rarely the hand ends between the look and the kill,
     # and the worker dies holding nothing: then a new worker is started and killed again.
+    all_hands = set(match.hands.values_list("pk", flat=True))
     for _attempt in range(3):
         wait_for(mid_hand, 90, "a worker to be in the middle of a hand", workers.logs,
                  interval=0.005)
         workers.kill(worker)
         assert worker.returncode == -signal.SIGKILL
         held = _unacked(redis_client, workers.queue)
+        annotated = set(Annotation.objects.filter(hand__match=match).values_list(
+            "hand_id", flat=True))
+        waiting = _waiting(redis_client, workers.queue)
+        assert annotated | set(held) | waiting == all_hands, (
+            "a message taken by the killed worker vanished (acknowledged before its hand was "
+            f"annotated): hands {sorted(all_hands - annotated - set(held) - waiting)}")
         if held:
             break
         worker = start()
     assert held, "a killed worker's message stays unacknowledged (acks_late)"
-    done_before = {n for n, count in annotations_per_hand(match).items() if count}
-    assert 0 < len(done_before) < hands, "the worker was killed in the middle of the match"
+    assert 0 < len(annotated) < hands, "the worker was killed in the middle of the match"
 
     # Redis hands a dead worker's message out again once its visibility timeout has passed:
     # a worker starting after that restores it at once (later, only every few minutes).
@@ -591,29 +613,49 @@ def test_it_worker_retries_a_failing_task_then_marks_the_match_failed(
 
 def test_it_last_hands_finishing_together_mark_the_match_done(
         transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tasks (two worker processes, as with --concurrency 2) write the last two hands'
+    annotations at the same time; whichever commits second must see both and mark the match
+    done. Each task, once its row is written, waits for the other to write its own — or to
+    wait for a lock this one holds (the tasks may serialize), seen in ``pg_locks``."""
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (pg_locks)")
     match = _without_queueing(monkeypatch, document(24, hands=2))
-    barrier = threading.Barrier(2, timeout=15)
+    hand_ids = list(match.hands.values_list("pk", flat=True))
+    written = {pk: threading.Event() for pk in hand_ids}
+    backends: dict[int, int] = {}
     upsert = Annotation.objects.update_or_create
 
     def in_step(*args: Any, **kwargs: Any) -> Any:
         row = upsert(*args, **kwargs)
-        with contextlib.suppress(threading.BrokenBarrierError):  # the other one is blocked:
-            barrier.wait()  # both rows written, neither transaction committed yet
+        me = kwargs["hand"].pk
+        other = next(pk for pk in hand_ids if pk != me)
+        written[me].set()
+        deadline = time.monotonic() + 30
+        with connection.cursor() as cursor:
+            while not written[other].wait(0.01) and time.monotonic() < deadline:
+                cursor.execute("SELECT count(*) FROM pg_locks WHERE pid = %s AND NOT granted",
+                               [backends[other]])
+                if cursor.fetchone()[0]:
+                    break  # the other waits for a lock this transaction holds
         return row
 
     monkeypatch.setattr(Annotation.objects, "update_or_create", in_step)
     errors: list[BaseException] = []
+    ready = threading.Barrier(len(hand_ids), timeout=60)
 
-    def run(hand_id: int) -> None:  # a worker's process, as with --concurrency 2
+    def run(hand_id: int) -> None:
         try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                backends[hand_id] = cursor.fetchone()[0]
+            ready.wait()
             tasks.annotate_hand.apply(args=[hand_id], throw=True)
         except BaseException as error:  # noqa: BLE001 - reported below
             errors.append(error)
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=run, args=(pk,)) for pk in
-               match.hands.values_list("pk", flat=True)]
+    threads = [threading.Thread(target=run, args=(pk,)) for pk in hand_ids]
     for thread in threads:
         thread.start()
     for thread in threads:
