@@ -234,7 +234,6 @@ def test_it_progress_fragment_counts_then_stops_polling(
     match = upload_eagerly(django_capture_on_commit_callbacks, document(15, hands=3))
     url = f"/replays/{match.public_id}/progress/"
     Annotation.objects.filter(hand__match=match, hand__number__gt=1).delete()
-    Match.objects.filter(pk=match.pk).update(annotation_status=Match.Status.QUEUED)
 
     for status in (Match.Status.QUEUED, Match.Status.RUNNING):
         Match.objects.filter(pk=match.pk).update(annotation_status=status)
@@ -289,6 +288,8 @@ def test_it_failing_task_marks_the_match_failed_and_the_viewer_says_why(
 
 def test_it_reannotate_limit_leaves_unqueued_matches_alone(
         eager: None, client: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """``--limit`` stops part-way through a chunk: a match none of whose hands was queued
+    keeps its status (marked queued, the viewer would poll it forever)."""
     first = upload_eagerly(django_capture_on_commit_callbacks, document(17, hands=1))
     second = upload_eagerly(django_capture_on_commit_callbacks, document(18, hands=1))
     Annotation.objects.all().delete()  # say, annotated by an engine since retired
@@ -296,15 +297,17 @@ def test_it_reannotate_limit_leaves_unqueued_matches_alone(
     call_command("reannotate", "--limit", "1", stdout=out)
     assert "1 hands queued (limit reached)." in out.getvalue()
 
-    queued_hand = min(first.hands.get().pk, second.hands.get().pk)
-    left = second if queued_hand == first.hands.get().pk else first
+    done, left = sorted((first, second), key=lambda match: match.hands.get().pk)
+    done.refresh_from_db()
     left.refresh_from_db()
-    assert not Annotation.objects.filter(hand__match=left).exists()  # nothing was queued...
+    assert annotations_per_hand(done) == {1: 1}
+    assert done.annotation_status == Match.Status.DONE
+    assert annotations_per_hand(left) == {1: 0}
     fragment = status_paragraph(client.get(f"/replays/{left.public_id}/progress/")
                                 .content.decode())
-    assert left.annotation_status != Match.Status.QUEUED, (  # ...yet it says "queued"
-        f"no task is queued for it, yet: {text_of(fragment)!r}, polling: "
-        f"{'hx-trigger' in fragment}")
+    assert left.annotation_status == Match.Status.DONE, (
+        f"no task was queued for it, yet it is {left.annotation_status!r}: "
+        f"{text_of(fragment)!r}, polling: {'hx-trigger' in fragment}")
 
 
 # -- a real worker against Redis ----------------------------------------------------------
