@@ -32,7 +32,6 @@ class Carry:
     bank: tuple[str, ...] = ()
     wildcard: int | None = None
     dealer_streak: int = 0
-    dealers_seen: frozenset[int] = frozenset()
 
 
 @dataclass

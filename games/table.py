@@ -22,7 +22,7 @@ from typing import ClassVar
 from games import settlement
 from games.log import Event
 from games.position import Position
-from games.tiles import TILES, WINDS, Meld, Tile
+from games.tiles import TILES, Meld, Tile
 from games.variants import Jiaxing, Putian, Score, Sichuan, Variant
 
 WHITE = 31
@@ -249,6 +249,10 @@ class Table:
     def ended(self) -> bool:
         return self.phase is Phase.ENDED
 
+    def rule(self, name: str) -> int:
+        """An integer rules option of the hand, or its documented default."""
+        return int(self.setup.rules.get(name, self.variant.OPTIONS[name].default))
+
     def copy_rule(self, kind: int) -> str:
         """The rule that takes a kind's turned-up copy out of play."""
         return "C-1"
@@ -396,7 +400,7 @@ class Table:
             found = {
                 name[4:]: getattr(cls, name)
                 for name in dir(cls)
-                if name.startswith("_on_") and name != "_on_end"
+                if name.startswith("_on_")
             }
             cls._handler_map = found
         return found
@@ -967,8 +971,6 @@ class Table:
         self.phase = Phase.ENDED
         self.end_reason = "abandoned"
 
-    def _on_end(self, event: Event) -> None:
-        raise AssertionError("end is handled by finish()")
 
     def finish(self, reason: str) -> list[int]:
         """Check the hand may end this way; return its deltas (C-6)."""
@@ -1770,7 +1772,7 @@ class SichuanTable(Table):
 
     def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
         self.any_pung_or_kong = True
-        base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
+        base = self.rule("base")
         deltas = settlement.sichuan_kong_deltas(
             seat, kind, still_in=self.players_in() or [seat], feeder=feeder
         )
@@ -1898,9 +1900,8 @@ class SichuanTable(Table):
         查花猪/查大叫 amount owed to them as if the hand were exhausted now, times the
         correction factor X, at least the minimum; the rest of the charge (the cap per
         player not yet won, plus the same amounts) goes to the house as a fee."""
-        rules = self.setup.rules
-        factor = int(rules.get("escape_factor", Sichuan.OPTIONS["escape_factor"].default))
-        minimum = int(rules.get("escape_minimum", Sichuan.OPTIONS["escape_minimum"].default))
+        factor = self.rule("escape_factor")
+        minimum = self.rule("escape_minimum")
         others = [s for s in self.players_in() if s != leaver]
         owed = {p: max(self._exhaustion_owed(leaver, p), 0) * factor for p in others}
         compensation = {p: max(owed[p], minimum) for p in others}
@@ -1913,9 +1914,7 @@ class SichuanTable(Table):
         self.settlement_notes.append("SC-6.6 leaving")
 
     def _cap_points(self) -> int:
-        cap = int(self.setup.rules.get("cap_fan", Sichuan.OPTIONS["cap_fan"].default))
-        base = int(self.setup.rules.get("base", Sichuan.OPTIONS["base"].default))
-        return int(base * 2 ** (cap - 1))
+        return int(self.rule("base") * 2 ** (self.rule("cap_fan") - 1))
 
     def _exhaustion_owed(self, payer: int, receiver: int) -> int:
         """What ``payer`` would owe ``receiver`` under SC-6.4 (a) and (b) right now."""
@@ -1948,10 +1947,3 @@ TABLES: dict[str, type[Table]] = {
     "sichuan": SichuanTable,
 }
 
-
-def round_wind_name(index: int) -> str:
-    return WINDS[index]
-
-
-def seat_winds(dealer: int) -> Sequence[str]:
-    return [WINDS[(seat - dealer) % 4] for seat in range(4)]

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from games.log import Event, Hand, Match, loads
+from games.log import Event, Match, loads
 from games.match import Replayer
 from games.table import TABLES, HandSetup, Phase, Table
 from games.tiles import TILES, WINDS, Tile
@@ -21,9 +21,6 @@ from games.variants import JX_BANK, Hit
 
 if TYPE_CHECKING:
     from replays.models import Match as StoredMatch
-
-WIND_NAMES = {"E": "东", "S": "南", "W": "西", "N": "北"}
-
 
 @dataclass
 class TileView:
@@ -302,6 +299,3 @@ def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) 
                 "abandoned": _("The hand was abandoned")}.get(event.reason or "", "")
     return kind
 
-
-def hand_of(data: Replayed, number: int) -> Hand:
-    return data.match.hands[number - 1]

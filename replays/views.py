@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import date
 from typing import Any
 from urllib.parse import urlencode
 
@@ -281,6 +280,3 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect("browse")
     return render(request, "registration/signup.html", {"form": form})
 
-
-def today() -> date:
-    return date.today()
