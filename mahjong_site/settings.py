@@ -111,6 +111,8 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
+# Daily puzzles turn at midnight here, the same instant for every player (docs/puzzles.md).
+PUZZLE_TIME_ZONE = env_str("PUZZLE_TIME_ZONE", "Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True
 

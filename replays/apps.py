@@ -5,3 +5,16 @@ class ReplaysConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "replays"
     verbose_name = "Replays"
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from replays.puzzles import VISITOR_KEY, merge_visitor
+
+        def merge_puzzle_answers(sender: object, request: object, user: object,
+                                 **kwargs: object) -> None:
+            session = getattr(request, "session", None)
+            if session is not None:
+                merge_visitor(user, session.get(VISITOR_KEY, ""))
+
+        user_logged_in.connect(merge_puzzle_answers, dispatch_uid="merge_puzzle_answers")

@@ -113,3 +113,105 @@ class Annotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} (engine {self.engine_version})"
+
+
+class Puzzle(models.Model):
+    """A "what wins here?" position and the engine's answer (``games.puzzles``).
+
+    Generated puzzles are keyed by their seed, so rolling the same day twice finds the
+    same row; puzzles from replays are credited to the match, hand, event and seat.
+    """
+
+    class Source(models.TextChoices):
+        GENERATED = "generated", _("generated")
+        REPLAY = "replay", _("from a replay")
+
+    class Difficulty(models.IntegerChoices):
+        EASY = 1, _("easy")
+        MEDIUM = 2, _("medium")
+        HARD = 3, _("hard")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id,
+                                 editable=False)
+    variant = models.CharField(max_length=8, choices=Match.Variant.choices)
+    difficulty = models.PositiveSmallIntegerField(choices=Difficulty.choices)
+    position = models.JSONField(help_text="The position as ENGINE-CLI.md reads it")
+    answer = models.JSONField(help_text="games.puzzles.solve(position).to_json()")
+    engine_version = models.CharField(max_length=20)
+    source = models.CharField(max_length=10, choices=Source.choices, default=Source.GENERATED)
+    seed = models.CharField(max_length=40, blank=True)
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="puzzles")
+    hand_number = models.PositiveIntegerField(null=True, blank=True)
+    event_number = models.PositiveIntegerField(null=True, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["variant", "difficulty", "seed"],
+                                    condition=models.Q(source="generated"),
+                                    name="one_generated_puzzle_per_seed"),
+            models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat"],
+                                    condition=models.Q(source="replay"),
+                                    name="one_puzzle_per_replay_spot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_variant_display()} puzzle {self.public_id} ({self.get_difficulty_display()})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("puzzle", args=[self.public_id])
+
+
+class DailyPuzzle(models.Model):
+    """The puzzle of one variant on one day: the same for everyone (docs/puzzles.md)."""
+
+    day = models.DateField()
+    variant = models.CharField(max_length=8, choices=Match.Variant.choices)
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.PROTECT, related_name="dailies")
+    pinned_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                  on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-day", "variant"]
+        constraints = [models.UniqueConstraint(fields=["day", "variant"],
+                                               name="one_daily_puzzle_per_variant_and_day")]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.variant}"
+
+
+class Attempt(models.Model):
+    """A player's first answer to a puzzle: a user's, or an anonymous visitor's (kept in
+    their session until they log in, then merged)."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="attempts")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="puzzle_attempts")
+    visitor = models.CharField(max_length=32, blank=True, db_index=True)
+    picked = models.JSONField()
+    bonus = models.CharField(max_length=4, blank=True)
+    solved = models.BooleanField()
+    bonus_right = models.BooleanField(null=True)
+    points = models.PositiveIntegerField(default=0)
+    daily_day = models.DateField(null=True, blank=True, db_index=True,
+                                 help_text="Set when answered as that day's daily puzzle, "
+                                           "on that day (streaks)")
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["puzzle", "user"],
+                                    condition=models.Q(user__isnull=False),
+                                    name="one_attempt_per_user"),
+            models.UniqueConstraint(fields=["puzzle", "visitor"],
+                                    condition=models.Q(user__isnull=True),
+                                    name="one_attempt_per_visitor"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.puzzle} by {self.user or self.visitor}"

@@ -60,9 +60,29 @@ def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
         done = Annotation.objects.filter(hand__match=match,
                                          engine_version=ENGINE_VERSION).count()
         if done >= match.hand_count:
-            Match.objects.filter(pk=match.pk).exclude(
-                annotation_status=Match.Status.FAILED).update(
+            finished = Match.objects.filter(pk=match.pk).exclude(
+                annotation_status__in=[Match.Status.FAILED, Match.Status.DONE]).update(
                 annotation_status=Match.Status.DONE)
+            if finished and match.visibility == Match.Visibility.PUBLIC:
+                transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
+
+
+@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=MAX_RETRIES)
+def harvest_puzzles(self, match_id: int) -> None:  # type: ignore[no-untyped-def]
+    """Turn an annotated public replay's ready hands into puzzles (idempotent: one
+    puzzle per replay spot)."""
+    from replays.puzzles import harvest
+
+    match = Match.objects.filter(pk=match_id, visibility=Match.Visibility.PUBLIC,
+                                 hidden=False).first()
+    if match is None:
+        return
+    try:
+        harvest(match)
+    except Exception as error:  # noqa: BLE001 - retried, then logged; puzzles are optional
+        if self.request.retries < MAX_RETRIES and not self.request.is_eager:
+            raise self.retry(exc=error, countdown=2 ** self.request.retries) from error
+        log.exception("harvesting puzzles from match %s failed", match_id)
 
 
 def annotate(match: Match, number: int) -> dict[str, object]:

@@ -1,0 +1,193 @@
+"""Puzzle pages: the daily puzzle, one puzzle, answering, the archive, progress, leaders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from games import puzzles as engine
+from games.position import Position
+from games.tiles import TILES, Tile
+from replays import puzzles
+from replays.board import TileView
+from replays.models import DailyPuzzle, Match, Puzzle
+from replays.views import _wants_fragment, step_url
+
+SUIT_NAMES = {"m": "万 characters", "p": "饼 dots", "s": "条 bamboo"}
+
+
+def _variant_from(request: HttpRequest) -> str:
+    variant = request.GET.get("variant", "jiaxing")
+    if variant not in puzzles.VARIANTS:
+        raise Http404("No such variant")
+    return variant
+
+
+@require_GET
+def daily(request: HttpRequest) -> HttpResponse:
+    """``/puzzles/daily/?variant=V``: today's puzzle of a variant, the same for everyone."""
+    variant = _variant_from(request)
+    today = puzzles.puzzle_day()
+    chosen = puzzles.daily(variant, today)
+    return _puzzle_page(request, chosen.puzzle, daily_day=today)
+
+
+@require_GET
+def puzzle(request: HttpRequest, public_id: str) -> HttpResponse:
+    found = get_object_or_404(Puzzle.objects.select_related("match"), public_id=public_id)
+    return _puzzle_page(request, found, daily_day=_daily_day_of(found))
+
+
+def _daily_day_of(found: Puzzle) -> Any:
+    row = DailyPuzzle.objects.filter(puzzle=found, day__lte=puzzles.puzzle_day()).first()
+    return row.day if row else None
+
+
+def _puzzle_page(request: HttpRequest, found: Puzzle, daily_day: Any,
+                 result: puzzles.Result | None = None, error: str = "",
+                 status: int = 200) -> HttpResponse:
+    attempt = result.attempt if result else puzzles.attempts_of(request).filter(
+        puzzle=found).first()
+    verdict = result.verdict if result else (
+        puzzles.verdict_of(attempt) if attempt else None)
+    context = {
+        "puzzle": found, "setup": _setup(found), "daily_day": daily_day,
+        "variants": Match.Variant.choices,
+        "attempt": attempt, "verdict": verdict, "counted": result.counted if result else True,
+        "error": error, "feedback": _feedback(found, verdict) if verdict else None,
+        "credit": _credit(request, found),
+    }
+    if verdict is not None:
+        progress = puzzles.progress(puzzles.attempts_of(request))
+        context["progress"] = progress
+        context["share"] = puzzles.share_text(found, verdict, daily_day, progress.streak)
+    if _wants_fragment(request) and request.method == "POST":
+        return render(request, "replays/puzzle.html#answer", context, status=status)
+    return render(request, "replays/puzzle.html", context, status=status)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Mark the picked tiles (checkboxes ``tile`` and/or ``notation`` text) and the bonus."""
+    found = get_object_or_404(Puzzle, public_id=public_id)
+    daily_day = _daily_day_of(found)
+    picked = set(request.POST.getlist("tile"))
+    known = {str(t) for t in TILES}
+    unknown = sorted(picked - known)
+    if unknown:
+        return _puzzle_page(request, found, daily_day, status=400, error=_(
+            "%(tile)s is not a tile.") % {"tile": unknown[0][:8]})
+    try:
+        picked |= set(engine.parse_pick(request.POST.get("notation", "")[:200]))
+    except engine.PuzzleError as problem:
+        return _puzzle_page(request, found, daily_day, status=400, error=str(problem))
+    bonus = request.POST.get("bonus", "").strip()
+    if bonus and bonus not in known:
+        return _puzzle_page(request, found, daily_day, status=400, error=_(
+            "The best wait must be one tile, like 5m."))
+    if not picked:
+        return _puzzle_page(request, found, daily_day, status=400, error=_(
+            "Pick at least one winning tile: click tiles or type them, like 36p 7z."))
+    ordered = sorted(picked, key=lambda t: Tile.parse(t).kind)
+    result = puzzles.answer(request, found, ordered, bonus)
+    if not (_wants_fragment(request)):
+        return redirect(found.get_absolute_url() + "#answer")
+    return _puzzle_page(request, found, daily_day, result=result)
+
+
+@require_GET
+def archive(request: HttpRequest) -> HttpResponse:
+    """Every puzzle, daily ones with their day, with how often each was solved."""
+    variant = request.GET.get("variant", "")
+    rows = puzzles.solve_rates(Puzzle.objects.filter(
+        dailies__day__lte=puzzles.puzzle_day()).distinct())
+    if variant in puzzles.VARIANTS:
+        rows = rows.filter(variant=variant)
+    page = Paginator(rows.order_by("-dailies__day", "-id").prefetch_related("dailies"),
+                     30).get_page(request.GET.get("page"))
+    mine = dict(puzzles.attempts_of(request).filter(
+        puzzle__in=[p.pk for p in page]).values_list("puzzle_id", "solved"))
+    today = puzzles.puzzle_day()
+    return render(request, "replays/puzzle_archive.html", {
+        "page": page, "variant": variant, "variants": Match.Variant.choices, "mine": mine,
+        "today": today, "more": puzzles.solve_rates(Puzzle.objects.filter(
+            dailies__isnull=True, source=Puzzle.Source.REPLAY)).filter(
+            match__visibility=Match.Visibility.PUBLIC, match__hidden=False)[:12]})
+
+
+@require_GET
+def profile(request: HttpRequest) -> HttpResponse:
+    """Your streak, accuracy, points and level on the JX-11 ladder."""
+    attempts = puzzles.attempts_of(request)
+    return render(request, "replays/puzzle_profile.html", {
+        "progress": puzzles.progress(attempts),
+        "recent": attempts.select_related("puzzle")[:20],
+        "ladder": engine.LADDER,
+    })
+
+
+@require_GET
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    return render(request, "replays/puzzle_leaderboard.html",
+                  {"rows": puzzles.leaderboard(50)})
+
+
+# -- what the page shows ------------------------------------------------------
+
+
+def _setup(found: Puzzle) -> dict[str, Any]:
+    position = Position.from_json(found.position)
+    wild = position.wildcards
+    hand = sorted(position.hand, key=lambda t: (t.kind not in wild, t.kind))
+    variant = position.variant
+    return {
+        "hand": [TileView(t, wild=t.kind in wild) for t in hand],
+        "melds": [[TileView(t) for t in m.tiles] for m in position.melds],
+        "wildcards": [TileView(TILES[k], wild=True) for k in sorted(wild)],
+        "seat_wind": _wind(position.seat_wind),
+        "round_wind": _wind(position.round_wind) if variant.name == "jiaxing" else None,
+        "dealer": position.is_dealer,
+        "void": SUIT_NAMES["mps"[position.void]] if position.void is not None else None,
+        "flowers": position.flowers,
+        "choices": [str(t) for t in variant.drawable(position)],
+        "rule": {"jiaxing": "JX-5.1, JX-5.3", "putian": "PT-5.1, PT-2",
+                 "sichuan": "SC-2, SC-4.1"}[variant.name],
+        "seen": len(position.seen),
+    }
+
+
+def _wind(index: int) -> str:
+    names = (_("East"), _("South"), _("West"), _("North"))
+    return f"{names[index]} {'东南西北'[index]}"
+
+
+def _feedback(found: Puzzle, verdict: engine.Verdict) -> dict[str, Any]:
+    unit = {"jiaxing": "tai", "putian": "points", "sichuan": "fan"}[found.variant]
+    waits = []
+    for wait in found.answer["waits"]:
+        score = wait["score"]
+        waits.append({
+            "tile": wait["tile"], "remaining": wait["remaining"], "points": wait["points"],
+            "tai": score.get("tai"), "fan": score.get("fan"), "reading": score.get("reading"),
+            "patterns": score.get("patterns", []), "best": wait["tile"] in found.answer["best"],
+            "status": "right" if wait["tile"] in verdict.right else "missed",
+        })
+    return {"waits": waits, "traps": found.answer.get("traps", []), "unit": unit,
+            "wrong": verdict.wrong}
+
+
+def _credit(request: HttpRequest, found: Puzzle) -> dict[str, Any] | None:
+    match = found.match
+    if found.source != Puzzle.Source.REPLAY or match is None:
+        return None
+    if not match.visible_to(request.user):
+        return {"title": None}
+    return {"title": str(match), "hand": found.hand_number, "seat": found.seat,
+            "url": step_url(match, found.hand_number or 1, found.event_number or 0, None)}

@@ -1,0 +1,294 @@
+"""Puzzles on the site: the daily roll, attempts, streaks, the ladder (docs/puzzles.md).
+
+The engine (``games.puzzles``) makes and answers positions; this module stores
+them, picks each day's puzzle per variant — the same for everyone, rolled once
+and kept — records first answers (a user's, or an anonymous visitor's kept in
+the session and merged at log-in), and adds up streaks, accuracy and points.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q, QuerySet, Sum
+from django.http import HttpRequest
+from django.utils import timezone
+
+from games import puzzles as engine
+from games.analysis import ENGINE_VERSION
+from games.position import Position
+from replays.board import replayed_match
+from replays.models import Attempt, DailyPuzzle, Match, Puzzle
+
+VARIANTS = tuple(Match.Variant.values)
+VISITOR_KEY = "puzzle_visitor"
+SPOTS_PER_MATCH = 3
+
+
+# -- days ---------------------------------------------------------------------
+
+
+def puzzle_zone() -> ZoneInfo:
+    return ZoneInfo(settings.PUZZLE_TIME_ZONE)
+
+
+def puzzle_day(moment: dt.datetime | None = None) -> dt.date:
+    """The puzzle calendar's date at a moment (default now): days turn at midnight in
+    ``PUZZLE_TIME_ZONE``, the same instant for every player wherever they are."""
+    return timezone.localtime(moment or timezone.now(), puzzle_zone()).date()
+
+
+def day_difficulty(day: dt.date) -> int:
+    """Easy on Monday and Tuesday, medium Wednesday and Thursday, hard Friday to Sunday."""
+    return (1, 1, 2, 2, 3, 3, 3)[day.weekday()]
+
+
+# -- making puzzles -----------------------------------------------------------
+
+
+def answer_of(position: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """The engine's answer (JSON) and the difficulty of a position."""
+    checked = Position.from_json(position)
+    answer = engine.solve(checked)
+    return answer.to_json(), engine.features(checked, answer).difficulty
+
+
+def generated_puzzle(variant: str, difficulty: int, seed: str) -> Puzzle:
+    """The generated puzzle of a seed: made once, found again on every later call."""
+    existing = Puzzle.objects.filter(source=Puzzle.Source.GENERATED, variant=variant,
+                                     difficulty=difficulty, seed=seed).first()
+    if existing is not None:
+        return existing
+    position = engine.generate(variant, difficulty, seed)
+    answer, _ = answer_of(position)
+    try:
+        with transaction.atomic():
+            return Puzzle.objects.create(variant=variant, difficulty=difficulty, seed=seed,
+                                         position=position, answer=answer,
+                                         engine_version=ENGINE_VERSION)
+    except IntegrityError:  # made at the same moment by another request
+        return Puzzle.objects.get(source=Puzzle.Source.GENERATED, variant=variant,
+                                  difficulty=difficulty, seed=seed)
+
+
+def daily(variant: str, day: dt.date | None = None) -> DailyPuzzle:
+    """The day's puzzle of a variant, rolled on first use and kept.
+
+    A staff pin wins; otherwise an unused puzzle from a public replay of the day's
+    difficulty, chosen by a hash of the date (so the choice doesn't depend on who
+    asks first), else a puzzle generated from the date itself.
+    """
+    day = day or puzzle_day()
+    found = DailyPuzzle.objects.select_related("puzzle").filter(day=day, variant=variant).first()
+    if found is not None:
+        return found
+    puzzle = _from_replays(variant, day) or generated_puzzle(
+        variant, day_difficulty(day), day.isoformat())
+    try:
+        with transaction.atomic():
+            return DailyPuzzle.objects.create(day=day, variant=variant, puzzle=puzzle)
+    except IntegrityError:
+        return DailyPuzzle.objects.select_related("puzzle").get(day=day, variant=variant)
+
+
+def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
+    candidates = list(Puzzle.objects.filter(
+        source=Puzzle.Source.REPLAY, variant=variant, difficulty=day_difficulty(day),
+        dailies__isnull=True, match__visibility=Match.Visibility.PUBLIC, match__hidden=False,
+    ).values_list("pk", "public_id"))
+    if not candidates:
+        return None
+    pk, _ = min(candidates, key=lambda c: hashlib.sha256(
+        f"{day.isoformat()}/{variant}/{c[1]}".encode()).hexdigest())
+    return Puzzle.objects.get(pk=pk)
+
+
+def pin_daily(puzzle: Puzzle, day: dt.date, user: Any = None) -> DailyPuzzle:
+    """Make ``puzzle`` the daily puzzle of its variant on ``day`` (staff)."""
+    pinned, _ = DailyPuzzle.objects.update_or_create(
+        day=day, variant=puzzle.variant,
+        defaults={"puzzle": puzzle, "pinned_by": user if getattr(user, "pk", None) else None})
+    return pinned
+
+
+def roll_days(days: int = 2) -> list[DailyPuzzle]:
+    """Roll today's and the next days' puzzles for every variant (Celery beat)."""
+    today = puzzle_day()
+    return [daily(variant, today + dt.timedelta(days=offset))
+            for offset in range(days) for variant in VARIANTS]
+
+
+def harvest(match: Match, limit: int = SPOTS_PER_MATCH) -> list[Puzzle]:
+    """Puzzles from a replay's ready hands (the most waits first), credited to it."""
+    parsed = replayed_match(match).match
+    spots = []
+    for spot in engine.ready_spots(parsed):
+        answer, difficulty = answer_of(spot.position)
+        spots.append((len(answer["waits"]), difficulty, spot, answer))
+    spots.sort(key=lambda s: (-s[1], -s[0], s[2].hand, s[2].event))
+    made = []
+    for _, difficulty, spot, answer in spots[:limit]:
+        puzzle, _ = Puzzle.objects.get_or_create(
+            source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
+            event_number=spot.event, seat=spot.seat,
+            defaults={"variant": match.variant, "difficulty": difficulty,
+                      "position": spot.position, "answer": answer,
+                      "engine_version": ENGINE_VERSION})
+        made.append(puzzle)
+    return made
+
+
+# -- who is answering ---------------------------------------------------------
+
+
+def visitor_id(request: HttpRequest, create: bool = True) -> str:
+    """An anonymous player's id, kept in their session (survives log-in's new key)."""
+    visitor: str = request.session.get(VISITOR_KEY, "")
+    if not visitor and create:
+        visitor = request.session[VISITOR_KEY] = secrets.token_hex(16)
+    return visitor
+
+
+def attempts_of(request: HttpRequest) -> QuerySet[Attempt]:
+    user = request.user
+    if user.is_authenticated:
+        return Attempt.objects.filter(user=user)
+    visitor = visitor_id(request, create=False)
+    return Attempt.objects.filter(user__isnull=True, visitor=visitor) if visitor else (
+        Attempt.objects.none())
+
+
+def merge_visitor(user: Any, visitor: str) -> int:
+    """Give a visitor's anonymous attempts to the user who just logged in; where both
+    answered the same puzzle the user's own first answer stays. Returns the number moved."""
+    if not visitor:
+        return 0
+    with transaction.atomic():
+        anonymous = Attempt.objects.filter(user__isnull=True, visitor=visitor)
+        answered = Attempt.objects.filter(user=user).values("puzzle_id")
+        anonymous.filter(puzzle_id__in=answered).delete()
+        return anonymous.update(user=user)
+
+
+# -- answering ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Result:
+    attempt: Attempt
+    verdict: engine.Verdict
+    counted: bool  # False: answered before, this answer is only marked
+
+
+def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) -> Result:
+    """Mark a pick; the first answer of each player is recorded (and counts)."""
+    verdict = engine.check(puzzle.answer, picked, bonus or None, puzzle.difficulty)
+    previous = attempts_of(request).filter(puzzle=puzzle).first()
+    if previous is not None:
+        return Result(previous, verdict, counted=False)
+    today = puzzle_day()
+    is_daily = DailyPuzzle.objects.filter(puzzle=puzzle, day=today).exists()
+    user = request.user if request.user.is_authenticated else None
+    attempt = Attempt(
+        puzzle=puzzle, user=user, visitor="" if user else visitor_id(request),
+        picked=picked, bonus=bonus, solved=verdict.solved, bonus_right=verdict.bonus,
+        points=verdict.points, daily_day=today if is_daily else None)
+    try:
+        with transaction.atomic():
+            attempt.save()
+    except IntegrityError:  # a double submit: the first one counts
+        previous = attempts_of(request).get(puzzle=puzzle)
+        return Result(previous, verdict, counted=False)
+    return Result(attempt, verdict, counted=True)
+
+
+def verdict_of(attempt: Attempt) -> engine.Verdict:
+    return engine.check(attempt.puzzle.answer, attempt.picked, attempt.bonus or None,
+                        attempt.puzzle.difficulty)
+
+
+# -- progress -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    attempts: int
+    solved: int
+    points: int
+    streak: int
+    best_streak: int
+    standing: engine.Standing
+
+    @property
+    def accuracy(self) -> int:
+        """Solved attempts in percent (0 before the first)."""
+        return round(100 * self.solved / self.attempts) if self.attempts else 0
+
+
+def streaks(days: set[dt.date], today: dt.date) -> tuple[int, int]:
+    """The current streak (days in a row up to today, or up to yesterday while today's
+    puzzle is still open) and the best streak."""
+    current = 0
+    day = today if today in days else today - dt.timedelta(days=1)
+    while day in days:
+        current += 1
+        day -= dt.timedelta(days=1)
+    best = run = 0
+    previous: dt.date | None = None
+    for day in sorted(days):
+        run = run + 1 if previous is not None and day - previous == dt.timedelta(days=1) else 1
+        best = max(best, run)
+        previous = day
+    return current, best
+
+
+def progress(attempts: QuerySet[Attempt], today: dt.date | None = None) -> Progress:
+    totals = attempts.aggregate(n=Count("id"), solved=Count("id", filter=Q(solved=True)),
+                                points=Sum("points"))
+    days = set(attempts.filter(solved=True, daily_day__isnull=False)
+               .values_list("daily_day", flat=True))
+    current, best = streaks(days, today or puzzle_day())
+    points = totals["points"] or 0
+    return Progress(totals["n"], totals["solved"], points, current, best,
+                    engine.standing(points))
+
+
+def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
+    """Players by points, with their level (JX-11) and accuracy."""
+    rows = (get_user_model().objects.filter(puzzle_attempts__isnull=False)
+            .annotate(points=Sum("puzzle_attempts__points"),
+                      attempts=Count("puzzle_attempts"),
+                      solved=Count("puzzle_attempts", filter=Q(puzzle_attempts__solved=True)))
+            .order_by("-points", "username")[:limit])
+    return [{"user": row, "points": row.points, "attempts": row.attempts,
+             "accuracy": round(100 * row.solved / row.attempts) if row.attempts else 0,
+             "standing": engine.standing(row.points or 0)} for row in rows]
+
+
+def solve_rates(puzzles: QuerySet[Puzzle]) -> QuerySet[Puzzle]:
+    return puzzles.annotate(tries=Count("attempts"),
+                            solves=Count("attempts", filter=Q(attempts__solved=True)))
+
+
+def share_text(puzzle: Puzzle, verdict: engine.Verdict, day: dt.date | None,
+               streak: int) -> str:
+    """A result to paste anywhere: how it went, never which tiles."""
+    waits = len(puzzle.answer["waits"])
+    marks = "🟩" * len(verdict.right) + "🟥" * len(verdict.wrong) + "⬜" * len(verdict.missed)
+    label = f"{puzzle.get_variant_display()} · {day.isoformat()}" if day else (
+        f"{puzzle.get_variant_display()} · #{puzzle.public_id}")
+    lines = [f"What wins here? {label} ({puzzle.get_difficulty_display()})",
+             f"{len(verdict.right)}/{waits} winning tiles {marks}"]
+    if verdict.bonus is not None:
+        lines.append("Best wait: " + ("✓" if verdict.bonus else "✗"))
+    if streak:
+        lines.append(f"Streak: {streak} 🔥")
+    return "\n".join(lines)
