@@ -123,3 +123,29 @@ def make_match(db: None) -> Any:
         return match
 
     return make
+
+
+# -- browser tests (Playwright driving Debian's Chromium) ---------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args() -> dict[str, Any]:
+    """Debian's Chromium (``make browser``); Playwright cannot download its own here."""
+    import os
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)")
+    return {
+        "executable_path": CHROMIUM,
+        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"],
+    }
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
+    """English pages whatever the machine's locale (the site follows Accept-Language)."""
+    return {**browser_context_args, "locale": "en-US"}
