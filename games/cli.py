@@ -149,6 +149,17 @@ def _analyze(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def _puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.puzzles import features, generate, solve
+
+    position = generate(args.variant, args.difficulty, args.seed)
+    checked = Position.from_json(position)
+    answer = solve(checked)
+    _write(stdout, {"position": position, "difficulty": features(checked, answer).difficulty,
+                    "answer": answer.to_json()})
+    return 0
+
+
 def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from games.bench import run_bench
 
@@ -187,6 +198,11 @@ def _parser() -> argparse.ArgumentParser:
     analyze = commands.add_parser("analyze", help="every decision with its alternatives")
     analyze.add_argument("path", nargs="?", help="the log file, or - for standard input")
     analyze.set_defaults(run=_analyze)
+    puzzle = commands.add_parser("puzzle", help="a \"what wins here\" puzzle and its answer")
+    puzzle.add_argument("--variant", required=True, choices=["jiaxing", "putian", "sichuan"])
+    puzzle.add_argument("--difficulty", type=int, default=2, choices=[1, 2, 3])
+    puzzle.add_argument("--seed", default="1", help="any text: the same seed, the same puzzle")
+    puzzle.set_defaults(run=_puzzle)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")

@@ -130,3 +130,20 @@ def test_it_prints_a_bench_report_at_a_tiny_scale() -> None:
     assert set(got["shanten"]) == {"jiaxing", "putian", "sichuan"}
     assert got["shanten_vs_mahjong"]["agree"] == got["shanten_vs_mahjong"]["hands"]
     assert "jiaxing_1_wildcards" in got["waits_with_scores"]
+
+
+@pytest.mark.parametrize("variant", ["jiaxing", "putian", "sichuan"])
+def test_it_makes_the_same_puzzle_from_the_same_seed(variant: str) -> None:
+    status, first = run(["puzzle", "--variant", variant, "--difficulty", "2", "--seed", "day-1"])
+    assert status == 0
+    assert run(["puzzle", "--variant", variant, "--difficulty", "2", "--seed", "day-1"]) == (
+        0, first)
+    assert first["position"]["variant"] == variant
+    assert first["answer"]["waits"], "every puzzle has a winning tile"
+    assert set(first["answer"]["best"]) <= {w["tile"] for w in first["answer"]["waits"]}
+    waits = run(["waits"], json.dumps(first["position"]))[1]
+    assert [w["tile"] for w in waits["waits"]] == [w["tile"] for w in first["answer"]["waits"]]
+
+
+def test_it_refuses_a_puzzle_difficulty_out_of_range() -> None:
+    assert run(["puzzle", "--variant", "sichuan", "--difficulty", "4"])[0] == 2

@@ -9,7 +9,7 @@ from django.core.management.base import BaseCommand
 
 from games.bots import simulate
 from games.log import dumps
-from replays.models import Match
+from replays.models import Match, Puzzle
 from replays.services import DuplicateUpload, store_document
 
 
@@ -35,3 +35,9 @@ class Command(BaseCommand):
                     pass
         self.stdout.write(f"{stored} demo matches stored "
                           f"({Match.objects.count()} matches in the database).")
+        from replays.puzzles import roll_days
+
+        rolled = roll_days(2)
+        self.stdout.write(f"Daily puzzles ready for today and tomorrow ({len(rolled)}); "
+                          f"{Puzzle.objects.filter(source=Puzzle.Source.REPLAY).count()} "
+                          "puzzles from replays.")
