@@ -274,8 +274,9 @@ def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
 
 
 def solve_rates(puzzles: QuerySet[Puzzle]) -> QuerySet[Puzzle]:
-    return puzzles.annotate(tries=Count("attempts"),
-                            solves=Count("attempts", filter=Q(attempts__solved=True)))
+    return puzzles.annotate(tries=Count("attempts", distinct=True),
+                            solves=Count("attempts", filter=Q(attempts__solved=True),
+                                         distinct=True))
 
 
 def share_text(puzzle: Puzzle, verdict: engine.Verdict, day: dt.date | None,
