@@ -140,12 +140,17 @@ def parse_pick(text: str) -> list[str]:
     >>> parse_pick("3x")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
     PuzzleError: can't read '3x': bad tile notation '3x': unexpected 'x' at position 2 (C-1)
+    >>> parse_pick("3m, 6x")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    PuzzleError: can't read '6x': bad tile notation '6x': unexpected 'x' at position 2 (C-1)
     """
-    try:
-        tiles = parse_tiles(text.replace(",", " ").replace(" ", ""))
-    except NotationError as error:
-        raise PuzzleError(f"can't read {text!r}: {error}") from None
-    return [str(t) for t in sorted(set(tiles), key=lambda t: t.kind)]
+    tiles: set[Tile] = set()
+    for word in text.replace(",", " ").split():
+        try:
+            tiles.update(parse_tiles(word))
+        except NotationError as error:
+            raise PuzzleError(f"can't read {word!r}: {error}") from None
+    return [str(t) for t in sorted(tiles, key=lambda t: t.kind)]
 
 
 @dataclass(frozen=True)
@@ -228,7 +233,9 @@ def generate(variant_name: str, difficulty: int, seed: int | str) -> dict[str, A
     variant = variant_named(variant_name)
     if difficulty not in DIFFICULTIES:
         raise PuzzleError(f"difficulty must be 1, 2 or 3, not {difficulty!r}")
-    rng = random.Random(f"{variant.name}/{difficulty}/{seed}")
+    # Text seeds may hold anything a URL or a form can carry, lone surrogates included.
+    key = f"{variant.name}/{difficulty}/{seed}".encode("utf-8", "backslashreplace").decode()
+    rng = random.Random(key)
     fallback: tuple[int, dict[str, Any]] | None = None
     for _ in range(600):
         data = _candidate(variant, difficulty, rng)
