@@ -237,7 +237,7 @@ def generate(variant_name: str, difficulty: int, seed: int | str) -> dict[str, A
     key = f"{variant.name}/{difficulty}/{seed}".encode("utf-8", "backslashreplace").decode()
     rng = random.Random(key)
     fallback: tuple[int, dict[str, Any]] | None = None
-    for _ in range(600):
+    for _ in range(2000):
         data = _candidate(variant, difficulty, rng)
         if data is None:
             continue
@@ -251,7 +251,7 @@ def generate(variant_name: str, difficulty: int, seed: int | str) -> dict[str, A
             return data
         if fallback is None or abs(got - difficulty) < fallback[0]:
             fallback = (abs(got - difficulty), data)
-    if fallback is None:  # pragma: no cover - 600 candidates always give a ready hand
+    if fallback is None:  # pragma: no cover - 2000 candidates always give a ready hand
         raise PuzzleError(f"no {variant.name} puzzle found for seed {seed!r}")
     return fallback[1]
 
@@ -279,7 +279,7 @@ def _candidate(variant: type[Variant], difficulty: int,
         groups.append([pair, pair])
     exposed = 0
     if variant.name != "putian" and len(groups) == variant.SETS + 1:
-        exposed = rng.choice((0, 0, 1, 2))
+        exposed = rng.choice((0, 0, 1, 2)) if difficulty < 3 else rng.choice((0, 0, 0, 1))
     for index, group in enumerate(groups):
         if index < exposed:
             melds.append(_meld_json(group))
@@ -321,7 +321,7 @@ def _kinds_of(variant: type[Variant], difficulty: int, rng: random.Random) -> li
             kinds += list(range(rng.choice(_SUITS), 34)) if rng.random() < 0.5 else []
         return kinds
     if variant.name == "sichuan":
-        one_suit = rng.random() < (0.5 if difficulty == 3 else 0.2)  # 清一色: many waits
+        one_suit = rng.random() < (0.8 if difficulty == 3 else 0.2)  # 清一色: many waits
         suits = [rng.choice(_SUITS)] if one_suit else rng.sample(_SUITS, 2)
         return [k for s in suits for k in range(s, s + 9)]
     return list(range(27))

@@ -17,4 +17,6 @@ class ReplaysConfig(AppConfig):
             if session is not None:
                 merge_visitor(user, session.get(VISITOR_KEY, ""))
 
-        user_logged_in.connect(merge_puzzle_answers, dispatch_uid="merge_puzzle_answers")
+        # weak=False: the receiver is local to ready() and would be collected at once.
+        user_logged_in.connect(merge_puzzle_answers, dispatch_uid="merge_puzzle_answers",
+                               weak=False)

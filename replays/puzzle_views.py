@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -97,7 +98,10 @@ def answer(request: HttpRequest, public_id: str) -> HttpResponse:
             "Pick at least one winning tile: click tiles or type them, like 36p 7z."))
     ordered = sorted(picked, key=lambda t: Tile.parse(t).kind)
     result = puzzles.answer(request, found, ordered, bonus)
-    if not (_wants_fragment(request)):
+    if not _wants_fragment(request):
+        if not result.counted:
+            messages.info(request, _("You answered this puzzle before: your first answer is "
+                                     "the one that counts."))
         return redirect(found.get_absolute_url() + "#answer")
     return _puzzle_page(request, found, daily_day, result=result)
 

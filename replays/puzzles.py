@@ -62,21 +62,26 @@ def answer_of(position: dict[str, Any]) -> tuple[dict[str, Any], int]:
 
 
 def generated_puzzle(variant: str, difficulty: int, seed: str) -> Puzzle:
-    """The generated puzzle of a seed: made once, found again on every later call."""
+    """The generated puzzle of a seed and asked difficulty: made once, found again later.
+
+    The row keeps the difficulty the puzzle really has (the generator returns the
+    closest it found when none of its candidates had the one asked for) and the asked
+    one in its key, ``<seed>/<difficulty>``.
+    """
+    key = f"{seed}/{difficulty}"
     existing = Puzzle.objects.filter(source=Puzzle.Source.GENERATED, variant=variant,
-                                     difficulty=difficulty, seed=seed).first()
+                                     seed=key).first()
     if existing is not None:
         return existing
     position = engine.generate(variant, difficulty, seed)
-    answer, _ = answer_of(position)
+    answer, measured = answer_of(position)
     try:
         with transaction.atomic():
-            return Puzzle.objects.create(variant=variant, difficulty=difficulty, seed=seed,
+            return Puzzle.objects.create(variant=variant, difficulty=measured, seed=key,
                                          position=position, answer=answer,
                                          engine_version=ENGINE_VERSION)
     except IntegrityError:  # made at the same moment by another request
-        return Puzzle.objects.get(source=Puzzle.Source.GENERATED, variant=variant,
-                                  difficulty=difficulty, seed=seed)
+        return Puzzle.objects.get(source=Puzzle.Source.GENERATED, variant=variant, seed=key)
 
 
 def daily(variant: str, day: dt.date | None = None) -> DailyPuzzle:
@@ -102,7 +107,8 @@ def daily(variant: str, day: dt.date | None = None) -> DailyPuzzle:
 def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
     candidates = list(Puzzle.objects.filter(
         source=Puzzle.Source.REPLAY, variant=variant, difficulty=day_difficulty(day),
-        dailies__isnull=True, match__visibility=Match.Visibility.PUBLIC, match__hidden=False,
+        dailies__isnull=True, attempts__isnull=True,  # nobody may have solved it early
+        match__visibility=Match.Visibility.PUBLIC, match__hidden=False,
     ).values_list("pk", "public_id"))
     if not candidates:
         return None
@@ -190,10 +196,10 @@ class Result:
 
 def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) -> Result:
     """Mark a pick; the first answer of each player is recorded (and counts)."""
-    verdict = engine.check(puzzle.answer, picked, bonus or None, puzzle.difficulty)
     previous = attempts_of(request).filter(puzzle=puzzle).first()
-    if previous is not None:
-        return Result(previous, verdict, counted=False)
+    if previous is not None:  # the first answer stands, and is what the page shows
+        return Result(previous, verdict_of(previous), counted=False)
+    verdict = engine.check(puzzle.answer, picked, bonus or None, puzzle.difficulty)
     today = puzzle_day()
     is_daily = DailyPuzzle.objects.filter(puzzle=puzzle, day=today).exists()
     user = request.user if request.user.is_authenticated else None
@@ -206,7 +212,7 @@ def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) 
             attempt.save()
     except IntegrityError:  # a double submit: the first one counts
         previous = attempts_of(request).get(puzzle=puzzle)
-        return Result(previous, verdict, counted=False)
+        return Result(previous, verdict_of(previous), counted=False)
     return Result(attempt, verdict, counted=True)
 
 
