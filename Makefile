@@ -92,6 +92,18 @@ messages: install
 	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
 		--ignore=$(VENV) --ignore=staticfiles
 
+# A Celery worker and the one beat for the whole site, with the environment's settings
+# (CELERY_BROKER_URL, DATABASE_URL, …; see docs/deploy.md).
+.PHONY: worker beat
+WORKER_CONCURRENCY ?= 2
+
+worker: install
+	$(BIN)/celery -A mahjong_site worker --concurrency $(WORKER_CONCURRENCY) \
+		--prefetch-multiplier 1 -Q celery -n annotate@%h -l info
+
+beat: install
+	$(BIN)/celery -A mahjong_site beat -l info --schedule $${BEAT_SCHEDULE_FILE:-celerybeat-schedule}
+
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis test-artifacts
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +

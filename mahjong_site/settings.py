@@ -96,6 +96,10 @@ DATABASES = {
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 60),
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Fail fast when the database is unreachable (/healthz answers within seconds).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -158,6 +162,29 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TIME_LIMIT", 180)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT",
                                                                  600)}
+
+# Operations (docs/deploy.md): Celery beat's periodic tasks, stuck annotation jobs,
+# worker heartbeats for the staff dashboard, and the health check's broker timeout.
+ANNOTATION_STUCK_MINUTES = env_int("ANNOTATION_STUCK_MINUTES", 15)
+WORKER_HEARTBEAT_SECONDS = env_int("WORKER_HEARTBEAT_SECONDS", 30)
+HEALTHZ_TIMEOUT_SECONDS = env_int("HEALTHZ_TIMEOUT_SECONDS", 2)
+DASHBOARD_MAX_DAYS = env_int("DASHBOARD_MAX_DAYS", 90)
+BEAT_ROLL_PUZZLES_MINUTES = env_int("BEAT_ROLL_PUZZLES_MINUTES", 60)
+BEAT_REQUEUE_STUCK_MINUTES = env_int("BEAT_REQUEUE_STUCK_MINUTES", 5)
+CELERY_BEAT_SCHEDULE = {
+    # Today's and tomorrow's daily puzzles exist before anyone asks (idempotent).
+    "roll-daily-puzzles": {
+        "task": "replays.tasks.roll_daily_puzzles",
+        "schedule": 60.0 * BEAT_ROLL_PUZZLES_MINUTES,
+        "options": {"expires": 60.0 * BEAT_ROLL_PUZZLES_MINUTES},
+    },
+    # Hands of matches waiting longer than ANNOTATION_STUCK_MINUTES go back on the queue.
+    "requeue-stuck-annotations": {
+        "task": "replays.tasks.requeue_stuck",
+        "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
+        "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
+    },
+}
 
 LOGGING = {
     "version": 1,

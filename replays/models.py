@@ -60,6 +60,9 @@ class Match(models.Model):
     annotation_status = models.CharField(max_length=8, choices=Status.choices,
                                          default=Status.QUEUED, db_index=True)
     annotation_error = models.TextField(blank=True)
+    annotation_queued_at = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="When the match's hands were last queued (requeue_stuck looks at it)")
 
     class Meta:
         ordering = ["-uploaded_at", "-id"]
@@ -215,3 +218,23 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.puzzle} by {self.user or self.visitor}"
+
+
+class WorkerHeartbeat(models.Model):
+    """A Celery worker's last sign of life, written by its signals (at most every
+    ``WORKER_HEARTBEAT_SECONDS``) and shown on the staff dashboard."""
+
+    hostname = models.CharField(max_length=200, unique=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    last_seen = models.DateTimeField(db_index=True)
+    stopped_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="Set when the worker shut down cleanly")
+    processed = models.PositiveBigIntegerField(default=0,
+                                               help_text="Tasks taken since it started")
+    active = models.PositiveIntegerField(default=0, help_text="Tasks running when last seen")
+
+    class Meta:
+        ordering = ["-last_seen"]
+
+    def __str__(self) -> str:
+        return self.hostname

@@ -7,15 +7,25 @@ message for another), retried with backoff, and limited in time.
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import logging
+import math
+import time
+from typing import Any
 
 from celery import shared_task
-from django.db import transaction
+from celery.signals import heartbeat_sent, task_postrun, worker_ready, worker_shutdown
+from django.conf import settings
+from django.db import DatabaseError, connection, transaction
+from django.db.models import Exists, OuterRef
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION, analyze_hand
 from games.table import TABLES
 from replays.board import replayed_match
-from replays.models import Annotation, Hand, Match
+from replays.models import Annotation, Hand, Match, WorkerHeartbeat
 
 log = logging.getLogger(__name__)
 
@@ -25,7 +35,8 @@ MAX_RETRIES = 3
 def queue_match(match_id: int) -> None:
     """Queue every hand of a match (call after the upload commits)."""
     Match.objects.filter(pk=match_id).update(annotation_status=Match.Status.QUEUED,
-                                             annotation_error="")
+                                             annotation_error="",
+                                             annotation_queued_at=timezone.now())
     for hand_id in Hand.objects.filter(match_id=match_id).values_list("pk", flat=True):
         annotate_hand.delay(hand_id)
 
@@ -96,3 +107,153 @@ def progress(match: Match) -> tuple[int, int]:
     """Hands annotated by the current engine, and hands in all."""
     done = Annotation.objects.filter(hand__match=match, engine_version=ENGINE_VERSION).count()
     return done, match.hand_count
+
+
+# -- Celery beat (mahjong_site/settings.py CELERY_BEAT_SCHEDULE, docs/deploy.md) ----------
+
+WAITING = (Match.Status.QUEUED, Match.Status.RUNNING)
+REQUEUE_BATCH = 200  # matches looked at per run of requeue_stuck
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def roll_daily_puzzles(days: int = 2) -> int:
+    """Roll today's and tomorrow's daily puzzles of every variant; a day already rolled (or
+    pinned by staff) is kept, so running it again changes nothing."""
+    from replays.puzzles import roll_days
+
+    return len(roll_days(days))
+
+
+def waiting_since() -> Coalesce:
+    """When a queued or running match was queued (matches stored before the field existed:
+    their upload)."""
+    return Coalesce("annotation_queued_at", "uploaded_at")
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def requeue_stuck() -> int:
+    """Put the hands of stuck matches back on the queue; returns how many hands.
+
+    A match is stuck when it has been queued or running for longer than
+    ``ANNOTATION_STUCK_MINUTES``, none of its annotations was written meanwhile, and the
+    broker has no message waiting (a backlog is not a loss: its matches wait their turn).
+    Only its hands without an annotation by the current engine are queued again, and its
+    clock restarts, so a match is requeued at most once per period. A stuck match whose
+    hands are all annotated (its last messages were lost after the work was done) is
+    marked done.
+    """
+    from replays.health import queue_length
+
+    backlog = queue_length()
+    if backlog.waiting:
+        log.info("requeue_stuck: %s messages still wait on the broker; nothing requeued",
+                 backlog.waiting)
+        return 0
+    now = timezone.now()
+    cutoff = now - dt.timedelta(minutes=settings.ANNOTATION_STUCK_MINUTES)
+    candidates = list(_stuck(cutoff).order_by("since", "pk").values_list(
+        "pk", flat=True)[:REQUEUE_BATCH])
+    return sum(_requeue(match_id, cutoff, now) for match_id in candidates)
+
+
+def _stuck(cutoff: dt.datetime) -> Any:
+    recent = Annotation.objects.filter(hand__match=OuterRef("pk"), created_at__gte=cutoff)
+    return (Match.objects.filter(annotation_status__in=WAITING)
+            .annotate(since=waiting_since()).filter(since__lt=cutoff)
+            .exclude(Exists(recent)))
+
+
+def _requeue(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
+    with transaction.atomic():
+        # Locked and looked at again: another run (or a worker finishing it) may be first.
+        match = _stuck(cutoff).select_for_update(skip_locked=True, of=("self",)).filter(
+            pk=match_id).only("pk", "visibility", "hidden").first()
+        if match is None:
+            return 0
+        missing = list(Hand.objects.filter(match_id=match_id).exclude(
+            annotations__engine_version=ENGINE_VERSION).order_by("number").values_list(
+            "pk", flat=True))
+        if not missing:
+            Match.objects.filter(pk=match_id).update(annotation_status=Match.Status.DONE)
+            log.warning("requeue_stuck: match %s was annotated already: marked done", match_id)
+            if match.visibility == Match.Visibility.PUBLIC and not match.hidden:
+                transaction.on_commit(lambda: harvest_puzzles.delay(match_id))
+            return 0
+        Match.objects.filter(pk=match_id).update(annotation_queued_at=now)
+        log.warning("requeue_stuck: match %s waited since before %s; %d hands requeued",
+                    match_id, cutoff.isoformat(timespec="seconds"), len(missing))
+
+        def send() -> None:
+            for hand_id in missing:
+                annotate_hand.delay(hand_id)
+
+        transaction.on_commit(send)
+    return len(missing)
+
+
+# -- workers last seen (the staff dashboard) -----------------------------------------------
+#
+# Written from the worker's own signals: when it is ready, with its event heartbeat (every
+# few seconds, in the main process), after each task (in the pool's processes) and when it
+# shuts down — at most once per WORKER_HEARTBEAT_SECONDS per process and worker.
+
+_last_written: dict[str, float] = {}
+
+
+def worker_seen(hostname: str, *, started: bool = False, stopped: bool = False,
+                processed: int | None = None, active: int | None = None,
+                close: bool = False) -> bool:
+    """Record that a worker is alive (or stopped); returns whether a row was written."""
+    if not hostname:
+        return False
+    moment = time.monotonic()
+    forced = started or stopped
+    if not forced and moment - _last_written.get(hostname, -math.inf) < (
+            settings.WORKER_HEARTBEAT_SECONDS):
+        return False
+    _last_written[hostname] = moment
+    now = timezone.now()
+    values: dict[str, Any] = {"last_seen": now, "stopped_at": now if stopped else None}
+    if started:
+        values.update(started_at=now, processed=0, active=0)
+    if processed is not None:
+        values["processed"] = processed
+    if active is not None:
+        values["active"] = active
+    try:
+        WorkerHeartbeat.objects.update_or_create(hostname=hostname[:200], defaults=values)
+    except DatabaseError as error:  # a heartbeat must never take a worker down
+        log.warning("could not record worker %s: %s", hostname, error)
+        return False
+    finally:
+        if close:  # the worker's main process keeps no connection open between beats
+            with contextlib.suppress(Exception):
+                connection.close()
+    return True
+
+
+@worker_ready.connect
+def _worker_ready(sender: Any = None, **kwargs: Any) -> None:
+    worker_seen(getattr(sender, "hostname", ""), started=True, close=True)
+
+
+@heartbeat_sent.connect
+def _heartbeat_sent(sender: Any = None, **kwargs: Any) -> None:
+    from celery.worker.state import active_requests, all_total_count
+
+    eventer = getattr(sender, "eventer", None)
+    worker_seen(getattr(eventer, "hostname", ""), processed=all_total_count[0],
+                active=len(active_requests), close=True)
+
+
+@task_postrun.connect
+def _task_postrun(sender: Any = None, task: Any = None, **kwargs: Any) -> None:
+    request = getattr(task, "request", None)
+    if request is None or request.is_eager:
+        return  # in-process: no worker
+    worker_seen(getattr(request, "hostname", "") or "")
+
+
+@worker_shutdown.connect
+def _worker_shutdown(sender: Any = None, **kwargs: Any) -> None:
+    worker_seen(getattr(sender, "hostname", ""), stopped=True, close=True)

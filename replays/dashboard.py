@@ -1,0 +1,322 @@
+"""The staff dashboard, ``/dashboard/``: is the site healthy, and what to do when it is not.
+
+Uploads and hands per day, the annotation queue (hands waiting in the database and
+messages on the broker), throughput, failures with a Retry button, workers last seen,
+the oldest waiting job, puzzle attempts and solve rates per day and variant, new users.
+The numbers refresh themselves with htmx (the ``numbers`` partial, every 10 s).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import TruncDate, TruncHour
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.vary import vary_on_headers
+from django_htmx.http import HttpResponseClientRedirect
+
+from games.analysis import ENGINE_VERSION
+from replays import charts, health, puzzles
+from replays.models import Annotation, Attempt, DailyPuzzle, Hand, Match, WorkerHeartbeat
+from replays.tasks import WAITING, queue_match, waiting_since
+from replays.views import _wants_fragment
+
+DEFAULT_DAYS = 14
+DAY_CHOICES = (7, 14, 30, 90)
+FAILURES_SHOWN = 20
+WORKERS_SHOWN = 50
+VARIANTS = tuple(Match.Variant.values)
+
+
+def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Anonymous visitors are sent to log in; logged-in users who are not staff get 403."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        user = request.user
+        if not user.is_authenticated:
+            if request.htmx:  # type: ignore[attr-defined]
+                # A poll after the session ended: the whole page goes to the log-in form.
+                return HttpResponseClientRedirect(
+                    f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': reverse('dashboard')})}")
+            return redirect_to_login(request.get_full_path())
+        if not (user.is_active and user.is_staff):
+            raise PermissionDenied("Staff only")
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def days_from(value: str | None) -> int:
+    """``?days=``: the number of days shown, 1 to DASHBOARD_MAX_DAYS (default 14)."""
+    try:
+        days = int(value) if value else DEFAULT_DAYS
+    except ValueError:
+        return DEFAULT_DAYS
+    return min(max(days, 1), settings.DASHBOARD_MAX_DAYS)
+
+
+def _day_range(last: dt.date, days: int) -> list[dt.date]:
+    return [last - dt.timedelta(days=offset) for offset in range(days - 1, -1, -1)]
+
+
+def _start_of(day: dt.date, zone: Any) -> dt.datetime:
+    return dt.datetime.combine(day, dt.time.min, tzinfo=zone)
+
+
+def _label(day: dt.date) -> str:
+    return day.strftime("%m-%d")
+
+
+def _age(since: dt.datetime | None, now: dt.datetime) -> dt.timedelta | None:
+    return None if since is None else max(now - since, dt.timedelta(0))
+
+
+def age_text(age: dt.timedelta | None) -> str:
+    """A short age: ``45 s``, ``12 min``, ``3 h 5 min``, ``2 d 4 h``; ``—`` for none."""
+    if age is None:
+        return "—"
+    seconds = int(age.total_seconds())
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes = seconds // 60
+    if minutes < 60:
+        return f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    if hours < 24:
+        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+    days, hours = divmod(hours, 24)
+    return f"{days} d {hours} h" if hours else f"{days} d"
+
+
+@dataclass(frozen=True)
+class Worker:
+    row: WorkerHeartbeat
+    age: dt.timedelta
+    state: str  # "alive", "silent" or "stopped"
+
+    @property
+    def age_text(self) -> str:
+        return age_text(self.age)
+
+
+def _workers(now: dt.datetime) -> list[Worker]:
+    alive_within = dt.timedelta(seconds=3 * settings.WORKER_HEARTBEAT_SECONDS + 30)
+    found = []
+    for row in WorkerHeartbeat.objects.order_by("-last_seen")[:WORKERS_SHOWN]:
+        age = max(now - row.last_seen, dt.timedelta(0))
+        state = "stopped" if row.stopped_at else ("alive" if age <= alive_within else "silent")
+        found.append(Worker(row, age, state))
+    return found
+
+
+def _per_day(rows: Any, days: list[dt.date], field: str = "n") -> list[float]:
+    by_day = {row["day"]: row[field] or 0 for row in rows}
+    return [float(by_day.get(day, 0)) for day in days]
+
+
+def metrics(days: int, now: dt.datetime | None = None) -> dict[str, Any]:
+    """Everything the dashboard shows, over the last ``days`` days (today included)."""
+    now = now or timezone.now()
+    zone = timezone.get_current_timezone()
+    today = timezone.localdate(now)
+    day_list = _day_range(today, days)
+    since = _start_of(day_list[0], zone)
+    labels = [_label(day) for day in day_list]
+
+    # Uploads and hands per day.
+    uploads = (Match.objects.filter(uploaded_at__gte=since)
+               .annotate(day=TruncDate("uploaded_at")).values("day")
+               .annotate(n=Count("id"), hands=Sum("hand_count")))
+    uploads_per_day = _per_day(uploads, day_list)
+    hands_per_day = _per_day(uploads, day_list, "hands")
+
+    # The annotation queue: hands of waiting matches not annotated by this engine.
+    waiting = Match.objects.filter(annotation_status__in=WAITING)
+    queued_hands = Hand.objects.filter(match__annotation_status__in=WAITING).exclude(
+        annotations__engine_version=ENGINE_VERSION).count()
+    oldest = (waiting.annotate(since=waiting_since()).order_by("since", "pk")
+              .defer("document").first())
+    broker = health.queue_length()
+
+    # Throughput: annotations written per day, and per hour over the last 24 hours.
+    annotated = (Annotation.objects.filter(created_at__gte=since)
+                 .annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("id")))
+    annotated_per_day = _per_day(annotated, day_list)
+    this_hour = now.replace(minute=0, second=0, microsecond=0)
+    hours = [this_hour - dt.timedelta(hours=offset) for offset in range(23, -1, -1)]
+    hourly = {row["hour"]: row["n"] for row in Annotation.objects.filter(
+        created_at__gte=hours[0]).annotate(hour=TruncHour("created_at", tzinfo=dt.UTC))
+        .values("hour").annotate(n=Count("id"))}
+    annotated_per_hour = [float(hourly.get(hour, 0)) for hour in hours]
+    hour_labels = [timezone.localtime(hour, zone).strftime("%H:00") for hour in hours]
+    last_hour = Annotation.objects.filter(created_at__gte=now - dt.timedelta(hours=1)).count()
+
+    # Failures.
+    failed = Match.objects.filter(annotation_status=Match.Status.FAILED)
+    failures = list(failed.defer("document").select_related("owner").order_by(
+        "-annotation_queued_at", "-uploaded_at", "-pk")[:FAILURES_SHOWN])
+
+    # Puzzles, by the puzzle calendar's days (PUZZLE_TIME_ZONE).
+    puzzle_zone = puzzles.puzzle_zone()
+    puzzle_today = puzzles.puzzle_day(now)
+    puzzle_days = _day_range(puzzle_today, days)
+    attempt_rows = (Attempt.objects.filter(created_at__gte=_start_of(puzzle_days[0], puzzle_zone))
+                    .annotate(day=TruncDate("created_at", tzinfo=puzzle_zone))
+                    .values("day", "puzzle__variant")
+                    .annotate(n=Count("id"), solved=Count("id", filter=Q(solved=True))))
+    tries: dict[str, dict[dt.date, int]] = defaultdict(dict)
+    solves: dict[str, dict[dt.date, int]] = defaultdict(dict)
+    for row in attempt_rows:
+        tries[row["puzzle__variant"]][row["day"]] = row["n"]
+        solves[row["puzzle__variant"]][row["day"]] = row["solved"]
+    tomorrow = puzzle_today + dt.timedelta(days=1)
+    dailies = {(row.day, row.variant): row for row in DailyPuzzle.objects.filter(
+        day__in=[puzzle_today, tomorrow]).select_related("puzzle", "pinned_by")}
+    puzzle_table = []
+    for variant in VARIANTS:
+        n = sum(tries[variant].values())
+        solved = sum(solves[variant].values())
+        today_n = tries[variant].get(puzzle_today, 0)
+        today_solved = solves[variant].get(puzzle_today, 0)
+        puzzle_table.append({
+            "variant": variant, "name": variant.capitalize(), "attempts": n, "solved": solved,
+            "rate": _rate(solved, n), "today": today_n, "today_rate": _rate(today_solved, today_n),
+            "daily_today": dailies.get((puzzle_today, variant)),
+            "daily_tomorrow": dailies.get((tomorrow, variant))})
+    attempts_total = sum(row["attempts"] for row in puzzle_table)
+    solved_total = sum(row["solved"] for row in puzzle_table)
+    attempts_today = sum(row["today"] for row in puzzle_table)
+
+    # New users.
+    users = (get_user_model().objects.filter(date_joined__gte=since)
+             .annotate(day=TruncDate("date_joined")).values("day").annotate(n=Count("id")))
+    users_per_day = _per_day(users, day_list)
+
+    puzzle_labels = [_label(day) for day in puzzle_days]
+    workers = _workers(now)
+    return {
+        "days": days, "now": now, "zone": str(zone), "puzzle_zone": str(puzzle_zone),
+        "first_day": day_list[0], "today": today, "puzzle_today": puzzle_today,
+        "uploads_today": int(uploads_per_day[-1]), "uploads_total": int(sum(uploads_per_day)),
+        "hands_total": int(sum(hands_per_day)),
+        "queued_matches": waiting.count(), "queued_hands": queued_hands, "broker": broker,
+        "oldest": oldest, "oldest_age": age_text(_age(oldest.since, now) if oldest else None),
+        "oldest_stuck": bool(oldest and _age(oldest.since, now) > dt.timedelta(
+            minutes=settings.ANNOTATION_STUCK_MINUTES)),
+        "annotated_total": int(sum(annotated_per_day)), "annotated_last_hour": last_hour,
+        "failed_count": failed.count(), "failures": failures,
+        "workers": workers, "workers_alive": sum(1 for w in workers if w.state == "alive"),
+        "in_process": health.in_process(),
+        "puzzle_table": puzzle_table,
+        "attempts_total": attempts_total, "attempts_today": attempts_today,
+        "solve_rate": _rate(solved_total, attempts_total),
+        "users_total": int(sum(users_per_day)), "users_today": int(users_per_day[-1]),
+        "engine_version": ENGINE_VERSION,
+        "charts": {
+            "uploads": charts.bar_chart(
+                _("Uploads per day"), labels,
+                [charts.Series(_("matches"), uploads_per_day)], tooltip=_upload_tip(
+                    labels, uploads_per_day, hands_per_day)),
+            "hands": charts.bar_chart(
+                _("Hands uploaded per day"), labels, [charts.Series(_("hands"), hands_per_day)]),
+            "throughput": charts.bar_chart(
+                _("Hands annotated per day"), labels,
+                [charts.Series(_("annotated"), annotated_per_day)]),
+            "hourly": charts.bar_chart(
+                _("Hands annotated per hour, last 24 hours"), hour_labels,
+                [charts.Series(_("annotated"), annotated_per_hour)]),
+            "attempts": charts.bar_chart(
+                _("Puzzle attempts per day"), puzzle_labels,
+                [charts.Series(v.capitalize(), [float(tries[v].get(d, 0)) for d in puzzle_days])
+                 for v in VARIANTS]),
+            "solve_rate": charts.line_chart(
+                _("Puzzle solve rate per day"), puzzle_labels,
+                [charts.Series(v.capitalize(), [_rate(solves[v].get(d, 0), tries[v].get(d, 0))
+                                                for d in puzzle_days]) for v in VARIANTS],
+                unit="%", y_top=100, tooltip=_rate_tip(tries, puzzle_days, puzzle_labels)),
+            "users": charts.bar_chart(
+                _("New users per day"), labels, [charts.Series(_("new users"), users_per_day)]),
+        },
+    }
+
+
+def _rate(solved: int, attempts: int) -> float | None:
+    return round(100 * solved / attempts, 1) if attempts else None
+
+
+def _upload_tip(labels: list[str], uploads: list[float],
+                hands: list[float]) -> Callable[[str, charts.Series, float], str]:
+    by_label = {label: (int(u), int(h)) for label, u, h in zip(labels, uploads, hands,
+                                                                strict=True)}
+
+    def tip(label: str, series: charts.Series, value: float) -> str:
+        matches, hand_count = by_label[label]
+        return _("%(day)s: %(matches)d matches, %(hands)d hands") % {
+            "day": label, "matches": matches, "hands": hand_count}
+
+    return tip
+
+
+def _rate_tip(tries: dict[str, dict[dt.date, int]], days: list[dt.date],
+              labels: list[str]) -> Callable[[str, charts.Series, float], str]:
+    day_of = dict(zip(labels, days, strict=True))
+
+    def tip(label: str, series: charts.Series, value: float) -> str:
+        n = tries[series.name.lower()].get(day_of[label], 0)
+        return _("%(day)s · %(variant)s: %(rate)s%% solved of %(n)d attempts") % {
+            "day": label, "variant": series.name, "rate": f"{value:g}", "n": n}
+
+    return tip
+
+
+@never_cache
+@require_GET
+@vary_on_headers("HX-Request")
+@staff_required
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The page, or (for htmx's poll) just its numbers."""
+    context = metrics(days_from(request.GET.get("days")))
+    context["day_choices"] = DAY_CHOICES
+    if _wants_fragment(request):
+        return render(request, "replays/dashboard.html#numbers", context)
+    return render(request, "replays/dashboard.html", context)
+
+
+@never_cache
+@require_POST
+@staff_required
+def retry(request: HttpRequest, match_id: int) -> HttpResponse:
+    """Queue every hand of a match again (a failed one, or one stuck waiting)."""
+    match = get_object_or_404(Match.objects.defer("document"), pk=match_id)
+    queue_match(match.pk)
+    match.refresh_from_db(fields=["annotation_status", "annotation_error"])
+    notice = _("Requeued “%(match)s”: now %(status)s.") % {
+        "match": match, "status": match.get_annotation_status_display()}
+    if match.annotation_status == Match.Status.FAILED:
+        notice += " " + match.annotation_error
+    days = days_from(request.POST.get("days"))
+    if _wants_fragment(request):
+        context = metrics(days)
+        context.update(notice=notice, retried=match, day_choices=DAY_CHOICES)
+        return render(request, "replays/dashboard.html#numbers", context)
+    messages.success(request, notice)
+    return redirect(f"{reverse('dashboard')}?days={days}")
