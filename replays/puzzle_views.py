@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -20,7 +21,8 @@ from replays.board import TileView
 from replays.models import DailyPuzzle, Match, Puzzle
 from replays.views import _wants_fragment, step_url
 
-SUIT_NAMES = {"m": "万 characters", "p": "饼 dots", "s": "条 bamboo"}
+SUIT_NAMES = {"m": gettext_lazy("万 characters"), "p": gettext_lazy("饼 dots"),
+              "s": gettext_lazy("条 bamboo")}
 
 
 def _variant_from(request: HttpRequest) -> str:
@@ -158,7 +160,7 @@ def _setup(found: Puzzle) -> dict[str, Any]:
         "seat_wind": _wind(position.seat_wind),
         "round_wind": _wind(position.round_wind) if variant.name == "jiaxing" else None,
         "dealer": position.is_dealer,
-        "void": SUIT_NAMES["mps"[position.void]] if position.void is not None else None,
+        "void": str(SUIT_NAMES["mps"[position.void]]) if position.void is not None else None,
         "flowers": position.flowers,
         "choices": [str(t) for t in variant.drawable(position)],
         "rule": {"jiaxing": "JX-5.1, JX-5.3", "putian": "PT-5.1, PT-2",
@@ -168,8 +170,7 @@ def _setup(found: Puzzle) -> dict[str, Any]:
 
 
 def _wind(index: int) -> str:
-    names = (_("East"), _("South"), _("West"), _("North"))
-    return f"{names[index]} {'东南西北'[index]}"
+    return (_("East 东"), _("South 南"), _("West 西"), _("North 北"))[index]
 
 
 def _feedback(found: Puzzle, verdict: engine.Verdict) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Q, QuerySet, Sum
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import puzzles as engine
 from games.analysis import ENGINE_VERSION
@@ -112,14 +113,14 @@ def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
     ).values_list("pk", "public_id"))
     if not candidates:
         return None
-    pk, _ = min(candidates, key=lambda c: hashlib.sha256(
+    pk, _public_id = min(candidates, key=lambda c: hashlib.sha256(
         f"{day.isoformat()}/{variant}/{c[1]}".encode()).hexdigest())
     return Puzzle.objects.get(pk=pk)
 
 
 def pin_daily(puzzle: Puzzle, day: dt.date, user: Any = None) -> DailyPuzzle:
     """Make ``puzzle`` the daily puzzle of its variant on ``day`` (staff)."""
-    pinned, _ = DailyPuzzle.objects.update_or_create(
+    pinned, _created = DailyPuzzle.objects.update_or_create(
         day=day, variant=puzzle.variant,
         defaults={"puzzle": puzzle, "pinned_by": user if getattr(user, "pk", None) else None})
     return pinned
@@ -141,8 +142,8 @@ def harvest(match: Match, limit: int = SPOTS_PER_MATCH) -> list[Puzzle]:
         spots.append((len(answer["waits"]), difficulty, spot, answer))
     spots.sort(key=lambda s: (-s[1], -s[0], s[2].hand, s[2].event))
     made = []
-    for _, difficulty, spot, answer in spots[:limit]:
-        puzzle, _ = Puzzle.objects.get_or_create(
+    for _waits, difficulty, spot, answer in spots[:limit]:
+        puzzle, _created = Puzzle.objects.get_or_create(
             source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
             event_number=spot.event, seat=spot.seat,
             defaults={"variant": match.variant, "difficulty": difficulty,
@@ -292,10 +293,12 @@ def share_text(puzzle: Puzzle, verdict: engine.Verdict, day: dt.date | None,
     marks = "🟩" * len(verdict.right) + "🟥" * len(verdict.wrong) + "⬜" * len(verdict.missed)
     label = f"{puzzle.get_variant_display()} · {day.isoformat()}" if day else (
         f"{puzzle.get_variant_display()} · #{puzzle.public_id}")
-    lines = [f"What wins here? {label} ({puzzle.get_difficulty_display()})",
-             f"{len(verdict.right)}/{waits} winning tiles {marks}"]
+    lines = [_("What wins here? %(label)s (%(difficulty)s)") % {
+                 "label": label, "difficulty": puzzle.get_difficulty_display()},
+             _("%(right)d/%(waits)d winning tiles %(marks)s") % {
+                 "right": len(verdict.right), "waits": waits, "marks": marks}]
     if verdict.bonus is not None:
-        lines.append("Best wait: " + ("✓" if verdict.bonus else "✗"))
+        lines.append(_("Best wait: %(mark)s") % {"mark": "✓" if verdict.bonus else "✗"})
     if streak:
-        lines.append(f"Streak: {streak} 🔥")
+        lines.append(_("Streak: %(days)d 🔥") % {"days": streak})
     return "\n".join(lines)

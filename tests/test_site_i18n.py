@@ -11,20 +11,23 @@ Run: DATABASE_URL=postgres://... .venv/bin/python -m pytest tests/test_site_i18n
 
 from __future__ import annotations
 
+import datetime as dt
 import gettext
 import html
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.test import Client
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.bots import simulate
 from games.log import dumps
-from replays.models import Match
+from replays import puzzles
+from replays.models import Match, Puzzle, WorkerHeartbeat
 from replays.services import store_document
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -273,12 +276,214 @@ def test_it_returns_chinese_board_fragments_to_htmx(jiaxing: Match, client: Clie
     assert "下一步" in controls(content)
 
 
+# --- the puzzles -----------------------------------------------------------------------------
+
+MONDAY = dt.date(2026, 11, 30)  # the puzzle calendar's "today" in these tests: an easy day
+
+
+@pytest.fixture
+def monday(db: None, monkeypatch: pytest.MonkeyPatch) -> dt.date:
+    """Pin the puzzle calendar's today, so the daily puzzles are always the same ones."""
+    monkeypatch.setattr(puzzles, "puzzle_day", lambda moment=None: MONDAY)
+    return MONDAY
+
+
+def daily_puzzle(variant: str) -> Puzzle:
+    return puzzles.daily(variant, MONDAY).puzzle
+
+
+def solve(client: Client, puzzle: Puzzle) -> str:
+    """Answer ``puzzle`` right (every winning tile and the best wait), as htmx does."""
+    response = client.post(f"/puzzles/{puzzle.public_id}/answer/", {
+        "tile": [wait["tile"] for wait in puzzle.answer["waits"]],
+        "bonus": puzzle.answer["best"][0]}, HTTP_HX_REQUEST="true", **ZH)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_it_shows_the_chinese_daily_puzzle(monday: dt.date, client: Client) -> None:
+    content = page(client, "/puzzles/daily/?variant=jiaxing", **ZH)
+    for text in ZH_NAV:
+        assert text in content
+    assert ">每日一题</a>" in content
+    assert h1(content) == "这手牌和什么？"
+    assert "<title>这手牌和什么？ – 麻将牌谱回放</title>" in content
+    for text in ("2026-11-30 的每日一题", "嘉兴麻将", "简单", 'aria-label="玩法"',
+                 "下一张轮到你摸牌。选出能让这手牌和牌的<strong>每一张</strong>牌（JX-5.1, JX-5.3）",
+                 "<dt>门风</dt>", "<dt>圈风</dt>", "<dt>百搭</dt>", 'aria-label="局面"',
+                 'aria-label="手牌"', "<legend>和牌张</legend>", "……或直接输入",
+                 "附加题：分值最高的听牌", "提交答案"):
+        assert text in content, text
+    visible = text_of(content)
+    for english in ("What wins here", "Daily puzzle", "Seat wind", "Round wind", "Wildcard",
+                    "Winning tiles", "You draw next", "or type them", "Bonus",
+                    "Check my answer", "easy"):
+        assert english not in visible, english
+
+
+@pytest.mark.parametrize(("variant", "labels"), [
+    ("putian", ("<dt>金</dt>", "<dt>已亮白板</dt>", "莆田麻将", "（PT-5.1, PT-2）")),
+    ("sichuan", ("<dt>缺门</dt>", "四川血战到底", "（SC-2, SC-4.1）")),
+])
+def test_it_shows_each_variants_puzzle_labels_in_chinese(monday: dt.date, client: Client,
+                                                         variant: str,
+                                                         labels: tuple[str, ...]) -> None:
+    content = page(client, f"/puzzles/daily/?variant={variant}", **ZH)
+    assert h1(content) == "这手牌和什么？"
+    for text in labels:
+        assert text in content, text
+    for english in ("Golds", "Laid-out whites", "Void suit"):
+        assert english not in content, english
+
+
+def test_it_marks_a_puzzle_answer_in_chinese(monday: dt.date, client: Client) -> None:
+    puzzle = daily_puzzle("jiaxing")
+    url = f"/puzzles/{puzzle.public_id}/answer/"
+    refused = client.post(url, {"tile": ["9x"]}, HTTP_HX_REQUEST="true", **ZH)
+    assert refused.status_code == 400
+    assert "9x 不是一张牌。" in refused.content.decode()
+    empty = client.post(url, {}, HTTP_HX_REQUEST="true", **ZH)
+    assert "请至少选一张和牌张：点击牌，或直接输入，例如 36p 7z。" in empty.content.decode()
+
+    content = solve(client, puzzle)
+    assert "<h2 class=\"ok\">答对了！</h2>" in content
+    for text in ("<dt>答对</dt>", "<dt>漏选</dt>", "<dt>错选</dt>", "<dt>最佳听牌</dt>",
+                 "✓ 正确", "<dt>得分</dt>", "<caption>每张和牌张的分值和引擎的解读</caption>",
+                 "<th>牌</th><th>剩余</th><th>分值</th><th>牌型</th><th>解读</th>",
+                 'title="分值最高"', "我的进度</a>", "分享（不剧透）", "复制", "更多题目</a>"):
+        assert text in content, text
+    assert re.search(r"\d+ 台 = <strong>\d+</strong> 分", content)
+    progress = text_of(part(content, r'<p class="puzzle-progress">(.*?)</p>'))
+    assert re.fullmatch(r"连续 1 天 · \d+ 分 · 级别 1 待业 · 我的进度", progress), progress
+    # the share text (not translated yet) aside, no English label is left
+    visible = text_of(re.sub(r"<textarea.*?</textarea>", "", content, flags=re.S))
+    for english in ("Solved", "Not quite", "Right", "Missed", "Best wait", "Points",
+                    "Every winning tile", "Left", "Reading", "Streak", "Your progress",
+                    "Share", "Copy", "More puzzles"):
+        assert english not in visible, english
+    # answering again: the first answer counts, said in Chinese
+    again = solve(client, puzzle)
+    assert "你之前已答过这道题：以第一次的答案为准。" in again
+
+
+def test_it_shows_the_chinese_puzzle_archive(monday: dt.date, client: Client) -> None:
+    empty = page(client, "/puzzles/", **ZH)
+    assert h1(empty) == "题目"
+    assert "<title>题目 – 麻将牌谱回放</title>" in empty
+    assert "还没有题目：今天的题目在有人打开时生成。" in empty
+    for variant in ("jiaxing", "putian", "sichuan"):
+        daily_puzzle(variant)
+    content = page(client, "/puzzles/", **ZH)
+    for text in ("一手只差一张就能和的牌：和哪些牌，各值多少？每种玩法每天一道新题。",
+                 ">今日题目</a>", ">我的进度</a>", ">排行榜</a>", ">全部</a>",
+                 "<th>日期</th><th>玩法</th><th>难度</th><th>答对率</th><th>我</th>",
+                 "<td>简单</td>", "嘉兴麻将", "莆田麻将", "四川血战到底", "2026-11-30"):
+        assert text in content, text
+    visible = text_of(content)
+    for english in ("Puzzles", "Today's puzzle", "Your progress", "Leaderboard", "Rule set",
+                    "Difficulty", "Solve rate", "easy", "No puzzles yet"):
+        assert english not in visible, english
+
+
+def test_it_shows_the_chinese_progress_page(monday: dt.date, client: Client) -> None:
+    content = page(client, "/puzzles/me/", **ZH)
+    assert h1(content) == "我的进度"
+    assert ('你的作答记录保存在此浏览器中。<a href="/accounts/login/?next=/puzzles/me/">登录</a>或'
+            '<a href="/accounts/signup/">注册</a>即可保留记录并登上排行榜：记录会转入你的账号。'
+            in content)
+    for text in ("<dt>连续天数</dt>", "（最长 0 天）", "<dt>正确率</dt>", "<dt>得分</dt>",
+                 "<dt>级别（JX-11）</dt>", "<dt>距下一级</dt>", "<h2>最近作答</h2>",
+                 "还没有作答。", "<h2>级别表（JX-11）</h2>",
+                 "<th>级别</th><th>级别名称</th><th>段位名称</th><th>下一级升级分</th>"):
+        assert text in content.replace("(", "（").replace(")", "）"), text
+    solve(client, daily_puzzle("jiaxing"))
+    content = page(client, "/puzzles/me/", **ZH)
+    recent = text_of(part(content, r'<ul class="recent-answers">(.*?)</ul>'))
+    assert re.fullmatch(r"嘉兴麻将 · 简单 — ✓ \d+ 分 · 2026-11-30", recent), recent
+    visible = text_of(content)
+    for english in ("Your progress", "Your answers", "Streak", "best", "Accuracy", "Points",
+                    "Level", "To the next level", "Recent answers", "The ladder",
+                    "Next level at"):
+        assert english not in visible, english
+
+
+def test_it_shows_the_chinese_leaderboard(monday: dt.date, client: Client, alice: Any) -> None:
+    empty = page(client, "/puzzles/leaderboard/", **ZH)
+    assert h1(empty) == "排行榜"
+    assert "还没有人上榜：来做第一个吧。" in empty
+    client.force_login(alice)
+    solve(client, daily_puzzle("jiaxing"))
+    content = page(client, "/puzzles/leaderboard/", **ZH)
+    assert "<title>排行榜 – 麻将牌谱回放</title>" in content
+    assert "<th>#</th><th>玩家</th><th>得分</th><th>级别（JX-11）</th><th>正确率</th>" in content
+    row = text_of(part(content, r'<tr class="is-current">(.*?)</tr>'))
+    assert re.fullmatch(r"1 alice \d+ 1 待业 · 麻袋 100%", row), row
+    visible = text_of(content)
+    for english in ("Leaderboard", "Player", "Points", "Level", "Accuracy", "Nobody yet"):
+        assert english not in visible, english
+
+
+# --- the staff dashboard ---------------------------------------------------------------------
+
+
+def test_it_shows_the_chinese_dashboard_to_staff(jiaxing: Match, client: Client,
+                                                 staff: Any) -> None:
+    Match.objects.filter(pk=jiaxing.pk).update(annotation_status=Match.Status.FAILED,
+                                               annotation_error="boom")
+    WorkerHeartbeat.objects.create(hostname="celery@w1", last_seen=timezone.now(),
+                                   processed=12, active=1)
+    client.force_login(staff)
+    content = page(client, "/dashboard/", **ZH)
+    assert ">管理面板</a>" in content and ">每日一题</a>" in content
+    assert h1(content) == "管理面板"
+    assert "<title>管理面板 – 麻将牌谱回放</title>" in content
+    for text in ('aria-label="时间范围"', ">7 天</a>", ">后台管理</a>", "更新于 ",
+                 "每 10 秒自动刷新", 'aria-label="概览"', "今日上传", "待分析局数",
+                 "消息队列", "最近一小时分析局数", "分析失败的牌谱", "等待最久的任务",
+                 "在线工作进程", "今日题目作答", "14 天内没有作答",
+                 "新用户", "<h2>上传</h2>", "<figcaption>每日上传数</figcaption>",
+                 "<h2>牌谱分析</h2>", "1 份牌谱分析失败", "<th>牌谱</th><th>入队时间</th><th>错误</th>",
+                 '<span class="visually-hidden">操作</span>', "1 局 · <a", ">回放</a>",
+                 ">重试</button>", "<h3>工作进程</h3>",
+                 "<th>工作进程</th><th>状态</th><th>上次上报</th>",
+                 '<th class="num">任务数</th><th class="num">运行中</th>', ">在线</span>",
+                 "<h2>题目</h2>", "<figcaption>各玩法每日答对率</figcaption>",
+                 '<th class="num">作答次数（14 天）</th>', "<th>今日题目</th><th>明日题目</th>",
+                 "尚未抽取"):
+        assert text in content, text
+    assert re.search(r"\d+ s 前", content)  # the worker's age (its units are not translated)
+    # tasks run in the web process here (no broker), else the workers are counted
+    assert "没有工作进程：任务在进程内运行" in content or "已发现 1 个工作进程" in content
+    visible = text_of(re.sub(r"<svg.*?</svg>", "", content, flags=re.S))
+    for english in ("Dashboard", "Period", "Updated", "Summary", "Uploads", "Hands waiting",
+                    "Broker queue", "Annotated", "Failed", "Oldest waiting", "Workers",
+                    "Puzzle attempts", "New users", "Retry", "Queued", "Error", "Last seen",
+                    "alive", "not rolled", "Tomorrow"):
+        assert english not in visible, english
+
+
+def test_it_retries_a_match_from_the_chinese_dashboard(jiaxing: Match, client: Client,
+                                                       staff: Any) -> None:
+    Match.objects.filter(pk=jiaxing.pk).update(annotation_status=Match.Status.FAILED,
+                                               annotation_error="hand 1: LogError: boom")
+    client.force_login(staff)
+    response = client.post(f"/dashboard/retry/{jiaxing.pk}/", {"days": "7"},
+                           HTTP_HX_REQUEST="true", **ZH)
+    assert response.status_code == 200
+    content = response.content.decode()
+    assert content.lstrip().startswith('<div id="dashboard-numbers"')
+    notice = text_of(part(content, r'<p class="dashboard-notice"[^>]*>(.*?)</p>'))
+    assert re.fullmatch(r"已将“.+”重新加入队列，当前状态：(排队中|分析中|已分析)。", notice), notice
+    assert "7 天内共" in content and "Requeued" not in content
+
+
 # --- the catalogue ---------------------------------------------------------------------------
 
 
 @dataclass
 class Entry:
     msgid: str = ""
+    context: str | None = None
     msgid_plural: str | None = None
     msgstr: dict[int, str] = field(default_factory=dict)
     flags: set[str] = field(default_factory=set)
@@ -306,10 +511,10 @@ def read_po(path: Path) -> list[Entry]:
             entry.flags |= {flag.strip() for flag in line[2:].split(",")}
         elif line.startswith("#"):
             continue
-        elif (keyword := re.match(r"(msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*\")$",
-                                  line)):
+        elif (keyword := re.match(
+                r"(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*\")$", line)):
             name, index, literal = keyword.groups()
-            if name == "msgid" and (entry is None or entry.msgstr):
+            if name in ("msgctxt", "msgid") and (entry is None or entry.msgstr):
                 entry = Entry()
                 entries.append(entry)
             assert entry is not None, raw
@@ -323,7 +528,9 @@ def read_po(path: Path) -> list[Entry]:
 
 def store_part(entry: Entry, target: tuple[str, int], text: str, *, new: bool) -> None:
     name, index = target
-    if name == "msgid":
+    if name == "msgctxt":
+        entry.context = text if new else (entry.context or "") + text
+    elif name == "msgid":
         entry.msgid = text if new else entry.msgid + text
     elif name == "msgid_plural":
         entry.msgid_plural = text if new else (entry.msgid_plural or "") + text
@@ -382,7 +589,10 @@ def test_it_has_a_fresh_compiled_catalogue(catalogue: list[Entry]) -> None:
     assert compiled.info().get("plural-forms") == "nplurals=1; plural=0;"
     stale = []
     for e in catalogue[1:]:
-        if e.msgid_plural is None:
+        if e.context is not None:
+            if compiled.pgettext(e.context, e.msgid) != e.msgstr[0]:
+                stale.append(e.msgid)
+        elif e.msgid_plural is None:
             if compiled.gettext(e.msgid) != e.msgstr[0]:
                 stale.append(e.msgid)
         elif compiled.ngettext(e.msgid, e.msgid_plural, 2) != e.msgstr[0]:
