@@ -133,130 +133,156 @@ def _per_day(rows: Any, days: list[dt.date], field: str = "n") -> list[float]:
     return [float(by_day.get(day, 0)) for day in days]
 
 
+@dataclass(frozen=True)
+class Window:
+    """The days a dashboard shows, in the site's calendar and in the puzzle calendar."""
+
+    now: dt.datetime
+    days: list[dt.date]
+    since: dt.datetime
+    labels: list[str]
+    puzzle_days: list[dt.date]
+
+    @classmethod
+    def ending(cls, now: dt.datetime, days: int) -> Window:
+        day_list = _day_range(timezone.localdate(now), days)
+        return cls(now, day_list, _start_of(day_list[0], timezone.get_current_timezone()),
+                   [_label(day) for day in day_list],
+                   _day_range(puzzles.puzzle_day(now), days))
+
+
 def metrics(days: int, now: dt.datetime | None = None) -> dict[str, Any]:
     """Everything the dashboard shows, over the last ``days`` days (today included)."""
-    now = now or timezone.now()
+    window = Window.ending(now or timezone.now(), days)
     zone = timezone.get_current_timezone()
-    today = timezone.localdate(now)
-    day_list = _day_range(today, days)
-    since = _start_of(day_list[0], zone)
-    labels = [_label(day) for day in day_list]
+    found: dict[str, Any] = {
+        "days": days, "now": window.now, "zone": str(zone),
+        "puzzle_zone": str(puzzles.puzzle_zone()), "first_day": window.days[0],
+        "today": window.days[-1], "puzzle_today": window.puzzle_days[-1],
+        "engine_version": ENGINE_VERSION, "in_process": health.in_process(), "charts": {},
+    }
+    for part in (_uploads, _queue, _throughput, _failures, _puzzle_metrics, _users):
+        part(window, found)
+    workers = _workers(window.now)
+    found["workers"] = workers
+    found["workers_alive"] = sum(1 for w in workers if w.state == "alive")
+    return found
 
-    # Uploads and hands per day.
-    uploads = (Match.objects.filter(uploaded_at__gte=since)
-               .annotate(day=TruncDate("uploaded_at")).values("day")
-               .annotate(n=Count("id"), hands=Sum("hand_count")))
-    uploads_per_day = _per_day(uploads, day_list)
-    hands_per_day = _per_day(uploads, day_list, "hands")
 
-    # The annotation queue: hands of waiting matches not annotated by this engine.
+def _uploads(window: Window, found: dict[str, Any]) -> None:
+    rows = (Match.objects.filter(uploaded_at__gte=window.since)
+            .annotate(day=TruncDate("uploaded_at")).values("day")
+            .annotate(n=Count("id"), hands=Sum("hand_count")))
+    uploads = _per_day(rows, window.days)
+    hands = _per_day(rows, window.days, "hands")
+    found.update(uploads_today=int(uploads[-1]), uploads_total=int(sum(uploads)),
+                 hands_total=int(sum(hands)))
+    found["charts"]["uploads"] = charts.bar_chart(
+        _("Uploads per day"), window.labels, [charts.Series(_("matches"), uploads)],
+        tooltip=_upload_tip(window.labels, uploads, hands))
+    found["charts"]["hands"] = charts.bar_chart(
+        _("Hands uploaded per day"), window.labels, [charts.Series(_("hands"), hands)])
+
+
+def _queue(window: Window, found: dict[str, Any]) -> None:
+    """The annotation queue: hands of waiting matches not annotated by this engine."""
     waiting = Match.objects.filter(annotation_status__in=WAITING)
-    queued_hands = Hand.objects.filter(match__annotation_status__in=WAITING).exclude(
-        annotations__engine_version=ENGINE_VERSION).count()
     oldest = (waiting.annotate(since=waiting_since()).order_by("since", "pk")
               .defer("document").first())
-    broker = health.queue_length()
+    age = _age(oldest.since, window.now) if oldest else None
+    found.update(
+        queued_matches=waiting.count(),
+        queued_hands=Hand.objects.filter(match__annotation_status__in=WAITING).exclude(
+            annotations__engine_version=ENGINE_VERSION).count(),
+        broker=health.queue_length(), oldest=oldest, oldest_age=age_text(age),
+        oldest_stuck=bool(age and age > dt.timedelta(minutes=settings.ANNOTATION_STUCK_MINUTES)))
 
-    # Throughput: annotations written per day, and per hour over the last 24 hours.
-    annotated = (Annotation.objects.filter(created_at__gte=since)
-                 .annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("id")))
-    annotated_per_day = _per_day(annotated, day_list)
-    this_hour = now.replace(minute=0, second=0, microsecond=0)
+
+def _throughput(window: Window, found: dict[str, Any]) -> None:
+    """Annotations written per day, and per hour over the last 24 hours."""
+    rows = (Annotation.objects.filter(created_at__gte=window.since)
+            .annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("id")))
+    per_day = _per_day(rows, window.days)
+    this_hour = window.now.replace(minute=0, second=0, microsecond=0)
     hours = [this_hour - dt.timedelta(hours=offset) for offset in range(23, -1, -1)]
     hourly = {row["hour"]: row["n"] for row in Annotation.objects.filter(
         created_at__gte=hours[0]).annotate(hour=TruncHour("created_at", tzinfo=dt.UTC))
         .values("hour").annotate(n=Count("id"))}
-    annotated_per_hour = [float(hourly.get(hour, 0)) for hour in hours]
-    hour_labels = [timezone.localtime(hour, zone).strftime("%H:00") for hour in hours]
-    last_hour = Annotation.objects.filter(created_at__gte=now - dt.timedelta(hours=1)).count()
+    zone = timezone.get_current_timezone()
+    found.update(annotated_total=int(sum(per_day)), annotated_last_hour=Annotation.objects.filter(
+        created_at__gte=window.now - dt.timedelta(hours=1)).count())
+    found["charts"]["throughput"] = charts.bar_chart(
+        _("Hands annotated per day"), window.labels, [charts.Series(_("annotated"), per_day)])
+    found["charts"]["hourly"] = charts.bar_chart(
+        _("Hands annotated per hour, last 24 hours"),
+        [timezone.localtime(hour, zone).strftime("%H:00") for hour in hours],
+        [charts.Series(_("annotated"), [float(hourly.get(hour, 0)) for hour in hours])])
 
-    # Failures.
+
+def _failures(window: Window, found: dict[str, Any]) -> None:
     failed = Match.objects.filter(annotation_status=Match.Status.FAILED)
-    failures = list(failed.defer("document").select_related("owner").order_by(
-        "-annotation_queued_at", "-uploaded_at", "-pk")[:FAILURES_SHOWN])
+    found.update(failed_count=failed.count(), failures=list(
+        failed.defer("document").select_related("owner").order_by(
+            "-annotation_queued_at", "-uploaded_at", "-pk")[:FAILURES_SHOWN]))
 
-    # Puzzles, by the puzzle calendar's days (PUZZLE_TIME_ZONE).
-    puzzle_zone = puzzles.puzzle_zone()
-    puzzle_today = puzzles.puzzle_day(now)
-    puzzle_days = _day_range(puzzle_today, days)
-    attempt_rows = (Attempt.objects.filter(created_at__gte=_start_of(puzzle_days[0], puzzle_zone))
-                    .annotate(day=TruncDate("created_at", tzinfo=puzzle_zone))
-                    .values("day", "puzzle__variant")
-                    .annotate(n=Count("id"), solved=Count("id", filter=Q(solved=True))))
+
+def _puzzle_metrics(window: Window, found: dict[str, Any]) -> None:
+    """Attempts and solve rates per day and variant, by the puzzle calendar's days."""
+    puzzle_days = window.puzzle_days
+    today = puzzle_days[-1]
+    zone = puzzles.puzzle_zone()
+    rows = (Attempt.objects.filter(created_at__gte=_start_of(puzzle_days[0], zone))
+            .annotate(day=TruncDate("created_at", tzinfo=zone))
+            .values("day", "puzzle__variant")
+            .annotate(n=Count("id"), solved=Count("id", filter=Q(solved=True))))
     tries: dict[str, dict[dt.date, int]] = defaultdict(dict)
     solves: dict[str, dict[dt.date, int]] = defaultdict(dict)
-    for row in attempt_rows:
+    for row in rows:
         tries[row["puzzle__variant"]][row["day"]] = row["n"]
         solves[row["puzzle__variant"]][row["day"]] = row["solved"]
-    tomorrow = puzzle_today + dt.timedelta(days=1)
+    table = _puzzle_table(today, tries, solves)
+    attempts = sum(row["attempts"] for row in table)
+    found.update(puzzle_table=table, attempts_total=attempts,
+                 attempts_today=sum(row["today"] for row in table),
+                 solve_rate=_rate(sum(row["solved"] for row in table), attempts))
+    labels = [_label(day) for day in puzzle_days]
+    found["charts"]["attempts"] = charts.bar_chart(
+        _("Puzzle attempts per day"), labels,
+        [charts.Series(v.capitalize(), [float(tries[v].get(d, 0)) for d in puzzle_days])
+         for v in VARIANTS])
+    found["charts"]["solve_rate"] = charts.line_chart(
+        _("Puzzle solve rate per day"), labels,
+        [charts.Series(v.capitalize(), [_rate(solves[v].get(d, 0), tries[v].get(d, 0))
+                                        for d in puzzle_days]) for v in VARIANTS],
+        unit="%", y_top=100, tooltip=_rate_tip(tries, puzzle_days, labels))
+
+
+def _puzzle_table(today: dt.date, tries: dict[str, dict[dt.date, int]],
+                  solves: dict[str, dict[dt.date, int]]) -> list[dict[str, Any]]:
+    tomorrow = today + dt.timedelta(days=1)
     dailies = {(row.day, row.variant): row for row in DailyPuzzle.objects.filter(
-        day__in=[puzzle_today, tomorrow]).select_related("puzzle", "pinned_by")}
-    puzzle_table = []
+        day__in=[today, tomorrow]).select_related("puzzle", "pinned_by")}
+    table = []
     for variant in VARIANTS:
         n = sum(tries[variant].values())
         solved = sum(solves[variant].values())
-        today_n = tries[variant].get(puzzle_today, 0)
-        today_solved = solves[variant].get(puzzle_today, 0)
-        puzzle_table.append({
+        today_n = tries[variant].get(today, 0)
+        table.append({
             "variant": variant, "name": variant.capitalize(), "attempts": n, "solved": solved,
-            "rate": _rate(solved, n), "today": today_n, "today_rate": _rate(today_solved, today_n),
-            "daily_today": dailies.get((puzzle_today, variant)),
+            "rate": _rate(solved, n), "today": today_n,
+            "today_rate": _rate(solves[variant].get(today, 0), today_n),
+            "daily_today": dailies.get((today, variant)),
             "daily_tomorrow": dailies.get((tomorrow, variant))})
-    attempts_total = sum(row["attempts"] for row in puzzle_table)
-    solved_total = sum(row["solved"] for row in puzzle_table)
-    attempts_today = sum(row["today"] for row in puzzle_table)
+    return table
 
-    # New users.
-    users = (get_user_model().objects.filter(date_joined__gte=since)
-             .annotate(day=TruncDate("date_joined")).values("day").annotate(n=Count("id")))
-    users_per_day = _per_day(users, day_list)
 
-    puzzle_labels = [_label(day) for day in puzzle_days]
-    workers = _workers(now)
-    return {
-        "days": days, "now": now, "zone": str(zone), "puzzle_zone": str(puzzle_zone),
-        "first_day": day_list[0], "today": today, "puzzle_today": puzzle_today,
-        "uploads_today": int(uploads_per_day[-1]), "uploads_total": int(sum(uploads_per_day)),
-        "hands_total": int(sum(hands_per_day)),
-        "queued_matches": waiting.count(), "queued_hands": queued_hands, "broker": broker,
-        "oldest": oldest, "oldest_age": age_text(_age(oldest.since, now) if oldest else None),
-        "oldest_stuck": bool(oldest and _age(oldest.since, now) > dt.timedelta(
-            minutes=settings.ANNOTATION_STUCK_MINUTES)),
-        "annotated_total": int(sum(annotated_per_day)), "annotated_last_hour": last_hour,
-        "failed_count": failed.count(), "failures": failures,
-        "workers": workers, "workers_alive": sum(1 for w in workers if w.state == "alive"),
-        "in_process": health.in_process(),
-        "puzzle_table": puzzle_table,
-        "attempts_total": attempts_total, "attempts_today": attempts_today,
-        "solve_rate": _rate(solved_total, attempts_total),
-        "users_total": int(sum(users_per_day)), "users_today": int(users_per_day[-1]),
-        "engine_version": ENGINE_VERSION,
-        "charts": {
-            "uploads": charts.bar_chart(
-                _("Uploads per day"), labels,
-                [charts.Series(_("matches"), uploads_per_day)], tooltip=_upload_tip(
-                    labels, uploads_per_day, hands_per_day)),
-            "hands": charts.bar_chart(
-                _("Hands uploaded per day"), labels, [charts.Series(_("hands"), hands_per_day)]),
-            "throughput": charts.bar_chart(
-                _("Hands annotated per day"), labels,
-                [charts.Series(_("annotated"), annotated_per_day)]),
-            "hourly": charts.bar_chart(
-                _("Hands annotated per hour, last 24 hours"), hour_labels,
-                [charts.Series(_("annotated"), annotated_per_hour)]),
-            "attempts": charts.bar_chart(
-                _("Puzzle attempts per day"), puzzle_labels,
-                [charts.Series(v.capitalize(), [float(tries[v].get(d, 0)) for d in puzzle_days])
-                 for v in VARIANTS]),
-            "solve_rate": charts.line_chart(
-                _("Puzzle solve rate per day"), puzzle_labels,
-                [charts.Series(v.capitalize(), [_rate(solves[v].get(d, 0), tries[v].get(d, 0))
-                                                for d in puzzle_days]) for v in VARIANTS],
-                unit="%", y_top=100, tooltip=_rate_tip(tries, puzzle_days, puzzle_labels)),
-            "users": charts.bar_chart(
-                _("New users per day"), labels, [charts.Series(_("new users"), users_per_day)]),
-        },
-    }
+def _users(window: Window, found: dict[str, Any]) -> None:
+    rows = (get_user_model().objects.filter(date_joined__gte=window.since)
+            .annotate(day=TruncDate("date_joined")).values("day").annotate(n=Count("id")))
+    per_day = _per_day(rows, window.days)
+    found.update(users_total=int(sum(per_day)), users_today=int(per_day[-1]))
+    found["charts"]["users"] = charts.bar_chart(
+        _("New users per day"), window.labels, [charts.Series(_("new users"), per_day)])
 
 
 def _rate(solved: int, attempts: int) -> float | None:
