@@ -150,7 +150,7 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 
 # Celery (docs/deploy.md). No broker: tasks run in-process when queued.
-CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://"
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
