@@ -50,7 +50,7 @@ from games.puzzles import (
     solve,
     standing,
 )
-from games.tiles import Tile, parse_tiles
+from games.tiles import Tile, counts_of, parse_tiles
 from games.variants import Score
 
 from .conftest import ROOT
@@ -228,9 +228,6 @@ def test_it_never_wins_while_holding_the_void_suit_sc_4_2() -> None:
         assert not result.win and "SC-4.2" in (result.reason or ""), result.reason
 
 
-@pytest.mark.xfail(strict=True, reason="games.puzzles.solve lists a wait that needs a 5th "
-                   "copy of a kind (remaining 0): Variant.waits_of never checks the copies "
-                   "in play and solve passes its list through unfiltered (C-1)")
 @pytest.mark.parametrize(("data", "impossible", "expected"), [
     # 1111m 2233m 456p 55p: 4m (111m 123m 234m) and 5p (555p 456p, 11m pair) win;
     # 1m would too (111m 123m 123m) but all four 1m are in the hand.
@@ -245,10 +242,12 @@ def test_it_never_wins_while_holding_the_void_suit_sc_4_2() -> None:
 def test_it_never_lists_a_kind_whose_copies_are_all_held_c_1(
         data: dict[str, Any], impossible: str, expected: set[str]) -> None:
     """C-1: 4 copies of a kind; a kind the player holds (hand and melds) all four of can't
-    be drawn, so it is no wait (``_traps`` already skips such kinds)."""
+    be drawn, so it is no wait — it is a trap that names the rule."""
     answer = solve(Position.from_json(data))
     assert impossible not in answer.tiles, [w.to_json()["remaining"] for w in answer.waits]
     assert answer.tiles == expected
+    traps = {str(t.tile): t.reason for t in answer.traps}
+    assert traps[impossible].startswith("C-1: all 4 copies"), traps
 
 
 def test_it_refuses_a_hand_that_is_not_one_tile_short() -> None:
@@ -425,7 +424,8 @@ def test_it_generates_mostly_the_difficulty_asked_for(variant: str, difficulty: 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_it_agrees_with_score_on_every_tile_of_a_generated_puzzle(variant: str) -> None:
     """JX-5, PT-5, SC-4: a listed wait is a win by ``Variant.score`` on the hand plus that
-    tile (with the same points), and every other drawable tile is not."""
+    tile (with the same points), and every other drawable tile is not — or would be a copy
+    more than the game has (C-1)."""
     positions = tiles = 0
     for difficulty in DIFFICULTIES:
         for seed in range(6):
@@ -433,10 +433,12 @@ def test_it_agrees_with_score_on_every_tile_of_a_generated_puzzle(variant: str) 
             positions += 1
             answer = solve(position)
             listed = {w.tile.kind: w.score.points for w in answer.waits}
+            own = counts_of([*position.hand, *(t for m in position.melds for t in m.tiles)])
             for tile in position.variant.drawable(position):
                 result = score_with(position, tile)
-                assert result.win == (tile.kind in listed), (position.hand, tile)
-                if result.win:
+                exists = own[tile.kind] < position.variant.copies(position, tile.kind)
+                assert (result.win and exists) == (tile.kind in listed), (position.hand, tile)
+                if result.win and exists:
                     assert result.points == listed[tile.kind]
                 tiles += 1
     assert positions == 18 and tiles >= 18 * 18, "Sichuan draws 18 kinds, the others 27+"
