@@ -32,10 +32,10 @@ from typing import Any
 from games.log import Event, Match
 from games.match import Replayer
 from games.table import Phase, Table
-from games.tiles import TILES, Tile
+from games.tiles import TILES, Tile, counts_of
 from games.variants import Score, ShantenSteps, Variant
 
-ENGINE_VERSION = "1"
+ENGINE_VERSION = "2"
 
 
 @dataclass
@@ -455,7 +455,7 @@ def _memo(table: Table) -> _HandMemo:
 
 
 def _seat_view(table: Table, seat: int) -> _View:
-    """The seat's position and what it can see, once per decision point (all alternatives)."""
+    """The seat's tiles and what it can see, once per decision point (all alternatives)."""
     memo = _memo(table)
     cache = memo.views
     key = (seat, table.seen_events)
@@ -515,7 +515,10 @@ def _waits(melded: _Melded, hand: list[Tile],
     variant: type[Variant] = position.variant
     counts, wild = variant.split(position, hand)
     kinds = tuple(sorted(t.kind for t in hand))
+    own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
     for tile, remaining in accepted:
+        if own[tile.kind] >= variant.copies(position, tile.kind):
+            continue  # C-1: the win would need a copy more than the game has
         key = (melded.wait_key, kinds, tile.kind)
         score = _WAIT_SCORES.get(key)
         if score is None:

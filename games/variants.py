@@ -425,6 +425,7 @@ class Variant:
         counts, wild = cls.split(position, hand)
         shanten, after = cls.shanten_after_each(position, counts, wild)
         visible = cls.visible(position, hand)
+        own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
         found: list[Wait] = []
         accepted: list[Accepted] = []
         for tile in cls.drawable(position):
@@ -434,7 +435,9 @@ class Variant:
             if grown_shanten < shanten:
                 accepted.append(Accepted(tile, remaining))
             grown = (*hand, tile)
-            if cls.could_win(position, grown, grown_shanten):
+            # C-1: a win that needs a copy more than the game has is no win.
+            if own[kind] < cls.copies(position, kind) and cls.could_win(
+                    position, grown, grown_shanten):
                 result = cls.score(position.with_hand(grown, tile))
                 if result.win:
                     found.append(Wait(tile, remaining, result))
