@@ -147,3 +147,18 @@ def test_it_makes_the_same_puzzle_from_the_same_seed(variant: str) -> None:
 
 def test_it_refuses_a_puzzle_difficulty_out_of_range() -> None:
     assert run(["puzzle", "--variant", "sichuan", "--difficulty", "4"])[0] == 2
+
+
+@pytest.mark.parametrize(("position", "waits"), [
+    ({"variant": "sichuan", "hand": "1111m2233m456p55p", "void": "s"}, ["4m", "5p"]),
+    ({"variant": "jiaxing", "hand": "1235677s", "wildcards": ["3m"], "self_draw": True,
+      "melds": [{"type": "peng", "tile": "3z"},
+                {"type": "gang", "kind": "concealed", "tile": "4s"}]}, ["3m", "7s"]),
+])
+def test_it_never_lists_a_wait_that_needs_a_fifth_copy_c_1(position: dict[str, Any],
+                                                          waits: list[str]) -> None:
+    """1m (111m 123m 123m) and 4s (123s 456s 77s) complete the shape, but every copy is
+    already in the player's own tiles."""
+    status, result = run(["waits"], json.dumps(position))
+    assert status == 0
+    assert [w["tile"] for w in result["waits"]] == waits
