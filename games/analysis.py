@@ -514,7 +514,7 @@ def _waits(melded: _Melded, hand: list[Tile],
     position = melded.position
     variant: type[Variant] = position.variant
     counts, wild = variant.split(position, hand)
-    kinds = tuple(sorted(t.kind for t in hand))
+    kinds = tuple(sorted([t.kind for t in hand]))
     own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
     for tile, remaining in accepted:
         if own[tile.kind] >= variant.copies(position, tile.kind):
@@ -713,7 +713,7 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
     melded = view.melded(extra_melds, memo, table)
     # The same hand before the same draws gives the same answer (a passed claim, then
     # the turn's discard of the drawn tile): remember it for the hand.
-    key = (seat, tuple(sorted(t.kind for t in hand)), pending[0][0] if pending else None,
+    key = (seat, tuple(sorted([t.kind for t in hand])), pending[0][0] if pending else None,
            melded.melds)  # (the position's melds and flowers)
     known = memo.counterfactuals.get(key)
     if known is None:
@@ -750,7 +750,7 @@ def _play_on(memo: _HandMemo, variant: type[Variant], melded: _Melded, hand: lis
     # not tuples: the garbage collector has no work with them).
     numbers = memo.tiles
     real = bytes(counts)
-    held = real + bytes(t.kind for t in wild_tiles)
+    held = real + bytes([t.kind for t in wild_tiles])
     tiles_number = numbers.setdefault(held, len(numbers)) << 32
     known = after_each.get(real + _BYTES[wild] + shape)
     if known is not None:
@@ -808,7 +808,7 @@ def _play_on(memo: _HandMemo, variant: type[Variant], melded: _Melded, hand: lis
         else:
             counts[choice] -= 1
         real = bytes(counts)
-        held = real + bytes(t.kind for t in wild_tiles)
+        held = real + bytes([t.kind for t in wild_tiles])
         tiles_number = numbers.setdefault(held, len(numbers)) << 32
         known = after_each.get(real + _BYTES[wild] + shape)
         # The removal's entry is the shanten of the hand it leaves.
