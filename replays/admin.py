@@ -184,33 +184,8 @@ class MatchAdmin(admin.ModelAdmin):
 
 
 def hand_puzzles(hand: Hand, limit: int = MAX_HAND_SPOTS) -> list[Puzzle]:
-    """Puzzles from one hand's ready spots (``games.puzzles.ready_spots``), hardest and
-    widest waits first, credited to the match, hand, event and seat — as
-    ``replays.puzzles.harvest`` does for a whole match, and found again if made before."""
-    from games import puzzles as engine
-    from replays.board import replayed_match
-
-    match = hand.match
-    parsed = replayed_match(match).match
-    spots = []
-    for spot in engine.ready_spots(parsed):
-        if spot.hand < hand.number:
-            continue
-        if spot.hand > hand.number:
-            break
-        answer, difficulty = puzzles.answer_of(spot.position)
-        spots.append((difficulty, len(answer["waits"]), spot, answer))
-    spots.sort(key=lambda s: (-s[0], -s[1], s[2].event))
-    made = []
-    for difficulty, _waits, spot, answer in spots[:limit]:
-        puzzle, _ = Puzzle.objects.get_or_create(
-            source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
-            event_number=spot.event, seat=spot.seat,
-            defaults={"variant": match.variant, "difficulty": difficulty,
-                      "position": spot.position, "answer": answer,
-                      "engine_version": ENGINE_VERSION})
-        made.append(puzzle)
-    return made
+    """Puzzles from one hand's ready spots, as ``replays.puzzles.harvest`` makes them."""
+    return puzzles.harvest(hand.match, limit, hand=hand.number)
 
 
 class AnnotatedFilter(admin.SimpleListFilter):

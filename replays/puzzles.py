@@ -133,11 +133,17 @@ def roll_days(days: int = 2) -> list[DailyPuzzle]:
             for offset in range(days) for variant in VARIANTS]
 
 
-def harvest(match: Match, limit: int = SPOTS_PER_MATCH) -> list[Puzzle]:
-    """Puzzles from a replay's ready hands (the most waits first), credited to it."""
+def harvest(match: Match, limit: int = SPOTS_PER_MATCH, hand: int | None = None
+            ) -> list[Puzzle]:
+    """Puzzles from a replay's ready hands (hardest, then most waits, first), credited to
+    it; only hand number ``hand`` when given. Found again if made before."""
     parsed = replayed_match(match).match
     spots = []
     for spot in engine.ready_spots(parsed):
+        if hand is not None and spot.hand != hand:
+            if spot.hand > hand:
+                break
+            continue
         answer, difficulty = answer_of(spot.position)
         spots.append((len(answer["waits"]), difficulty, spot, answer))
     spots.sort(key=lambda s: (-s[1], -s[0], s[2].hand, s[2].event))
