@@ -20,7 +20,6 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "a-long-enough-secret-42"
@@ -40,25 +39,6 @@ def make_document(seed: int) -> bytes:
     from games.log import dumps
 
     return dumps(simulate(VARIANT, HANDS, seed)).encode()
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args() -> dict[str, Any]:
-    """Debian's Chromium (``make browser``); Playwright cannot download its own here."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)")
-    return {
-        "executable_path": CHROMIUM,
-        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"],
-    }
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """English pages whatever the machine's locale (the site follows Accept-Language)."""
-    return {**browser_context_args, "locale": LOCALE}
 
 
 @pytest.fixture(scope="session")

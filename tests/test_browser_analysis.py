@@ -21,7 +21,6 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 LOCALE = "en-US"
@@ -34,25 +33,6 @@ VARIANT, HANDS, SEED = "jiaxing", 1, 3
 # WhiteNoise looks for collected files (STATIC_ROOT) that tests do not need.
 pytestmark = [pytest.mark.browser,
               pytest.mark.filterwarnings("ignore:No directory at:UserWarning")]
-
-
-@pytest.fixture(scope="session")
-def browser_type_launch_args() -> dict[str, Any]:
-    """Debian's Chromium (``make browser``); Playwright cannot download its own here."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"{CHROMIUM} is missing: run `make browser` (apt-get install chromium)")
-    return {
-        "executable_path": CHROMIUM,
-        "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"],
-    }
-
-
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
-    """English pages whatever the machine's locale (the site follows Accept-Language)."""
-    return {**browser_context_args, "locale": LOCALE}
 
 
 @pytest.fixture(scope="session")
