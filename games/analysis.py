@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +33,7 @@ from games.log import Event, Match
 from games.match import Replayer
 from games.table import Phase, Table
 from games.tiles import TILES, Tile, counts_of
-from games.variants import Score, Variant
+from games.variants import Score, ShantenSteps, Variant
 
 ENGINE_VERSION = "2"
 
@@ -162,6 +163,7 @@ def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnal
         if event.type == "end":
             break
         table.apply(event)
+    table.__dict__.pop("_analysis_memo", None)  # the hand's memo goes now, not at a collection
     return HandAnalysis(number, decisions)
 
 
@@ -204,7 +206,7 @@ def _decisions_before(table: Table, event: Event, index: int,
 def _turn_decision(table: Table, event: Event, index: int,
                    future: dict[int, list[tuple[int, Tile]]]) -> Decision:
     seat = event.actor if event.actor is not None else table.turn
-    actions = [a.event for a in table.legal_actions() if a.seat == seat]
+    actions = [a.event for a in _legal_actions(table) if a.seat == seat]
     outcomes = [_turn_outcome(table, seat, option, index, future) for option in actions]
     actual = _match_actual(outcomes, event)
     if actual is None:  # an action bots never offer (e.g. a declined kong): still shown
@@ -217,7 +219,7 @@ def _rob_gold_chances(table: Table, event: Event, index: int) -> list[Decision]:
     """PT-5.5: every other seat that could rob the gold before the dealer's first discard."""
     decisions = []
     by_seat: dict[int, list[Event]] = {}
-    for action in table.legal_actions():
+    for action in _legal_actions(table):
         if action.seat != table.turn and action.event.how == "rob_gold":
             by_seat.setdefault(action.seat, []).append(action.event)
     for seat, options in sorted(by_seat.items()):
@@ -275,17 +277,21 @@ def _match_actual(outcomes: Sequence[Outcome], event: Event) -> int | None:
 
 def _decision(index: int, seat: int, kind: str, outcomes: list[Outcome],
               actual: int | None) -> Decision:
-    _rank(outcomes)
+    keys = _rank(outcomes)
     mistake = False
     if actual is not None and len(outcomes) > 1:
-        mistake = _clearly_worse(outcomes[actual], min(outcomes, key=Outcome.key))
+        best = outcomes[keys.index(min(keys))]  # the first of the best, as min() gives
+        mistake = _clearly_worse(outcomes[actual], best)
     return Decision(index, seat, kind, outcomes, actual, mistake)
 
 
-def _rank(outcomes: list[Outcome]) -> None:
-    keys = sorted({o.key() for o in outcomes})
-    for outcome in outcomes:
-        outcome.rank = keys.index(outcome.key()) + 1
+def _rank(outcomes: list[Outcome]) -> list[tuple[int, int, int, int]]:
+    """Rank the outcomes (1 = best; equal keys, equal ranks); returns their keys."""
+    keys = [o.key() for o in outcomes]
+    order = sorted(set(keys))
+    for outcome, key in zip(outcomes, keys, strict=True):
+        outcome.rank = order.index(key) + 1
+    return keys
 
 
 def _clearly_worse(actual: Outcome, best: Outcome) -> bool:
@@ -317,73 +323,227 @@ def _rank_dingque(table: Table, seat: int, outcomes: list[Outcome]) -> None:
 
 def _visible(table: Table, seat: int) -> list[int]:
     """What ``seat`` can see: own hand, all melds and rivers, flowers, turned-up tiles."""
-    tiles: list[Tile] = list(table.seats[seat].tiles())
+    counts = list(table.seats[seat].hand)
     for other, state in enumerate(table.seats):
         if state.won and other != seat:
-            tiles.extend(state.tiles())  # a Sichuan winner's tiles are shown (SC-3.2)
-    for state in table.seats:
+            for kind, n in enumerate(state.hand):  # a Sichuan winner's tiles are shown (SC-3.2)
+                counts[kind] += n
+    for other, state in enumerate(table.seats):
         for meld in state.melds:
-            if not meld.is_concealed or state is table.seats[seat]:
-                tiles.extend(meld.tiles)
-        tiles.extend(t for t, claimed in state.river if not claimed)
-        tiles.extend([TILES[31]] * state.flowers)
+            if not meld.is_concealed or other == seat:
+                for tile in meld.tiles:
+                    counts[tile.kind] += 1
+        for tile, claimed in state.river:
+            if not claimed:
+                counts[tile.kind] += 1
+        counts[31] += state.flowers
     if table.setup.indicator is not None:
-        tiles.append(table.setup.indicator)
-    return counts_of(tiles)
+        counts[table.setup.indicator.kind] += 1
+    return counts
 
 
-def _seat_view(table: Table, seat: int) -> tuple[Any, list[int]]:
-    """The seat's position and what it can see, once per decision point (all alternatives)."""
-    cache: dict[tuple[int, int], tuple[Any, list[int]]] = table.__dict__.setdefault(
-        "_analysis_views", {})
+class _Melded:
+    """A seat's position with some melds (its own, plus an alternative's), tiles aside."""
+
+    __slots__ = ("position", "shape", "context", "melds", "wait_key")
+
+    def __init__(self, position: Any, memo: _HandMemo) -> None:
+        self.position = position
+        # What shanten depends on besides the tiles (wildcards are the hand's own).
+        self.shape = bytes((len(position.melds), 3 if position.void is None else position.void))
+        # Everything a counterfactual depends on besides the tiles, as a small number.
+        fields = tuple((name, value) for name, value in sorted(position.__dict__.items())
+                       if name not in ("hand", "win_tile", "rules"))
+        self.context = memo.contexts.setdefault(
+            (fields, tuple(sorted(position.rules.items()))), len(memo.contexts))
+        # The melds and flowers as a small number (for the hand's counterfactual keys).
+        self.melds = memo.meld_sets.setdefault((position.melds, position.flowers),
+                                               len(memo.meld_sets))
+        # What a wait's score depends on besides the tiles, as a number for the process.
+        wait_key = (position.variant.name, position.melds, position.wildcards,
+                    position.seat, position.dealer, position.round_wind, position.bank,
+                    position.flowers, position.void, position.dealer_streak,
+                    tuple(sorted(position.rules.items())))
+        number = _WAIT_CONTEXTS.get(wait_key)
+        if number is None:
+            if len(_WAIT_CONTEXTS) > 10_000:
+                _WAIT_CONTEXTS.clear()  # numbers are never reused: old scores just go unused
+            number = _WAIT_CONTEXTS[wait_key] = next(_WAIT_NUMBERS)
+        self.wait_key = number
+
+
+class _View:
+    """A seat at one decision point: its tiles, what it can see, the copies in play."""
+
+    __slots__ = ("seat", "tiles", "visible", "copies", "pending", "_shared", "_melded")
+
+    def __init__(self, table: Table, seat: int, memo: _HandMemo) -> None:
+        state = table.seats[seat]
+        self.seat = seat
+        self.tiles = tuple(state.tiles())
+        self.visible = _visible(table, seat)
+        # Besides the tiles, a seat's position changes only with its melds, flowers and
+        # void (the rest is the hand's setup): positions are shared by decision points.
+        self._shared = (seat, tuple(state.melds), state.flowers, state.void)
+        # Drawable kinds and their copies in play depend on the hand's setup and the
+        # seat's void only (not on melds or tiles held): once per hand and void.
+        copies = memo.copies.get(state.void)
+        if copies is None:
+            variant: type[Variant] = table.variant
+            position = table.seat_position(seat, self_draw=True)
+            copies = memo.copies[state.void] = [
+                (tile.kind, variant.copies(position, tile.kind))
+                for tile in variant.drawable(position)]
+        self.copies = copies
+        self.pending: dict[int, list[tuple[int, Tile]]] = {}  # the seat's draws after an event
+        self._melded: dict[tuple[Any, ...], _Melded] = {}
+
+    def melded(self, extra_melds: Sequence[Any], memo: _HandMemo, table: Table) -> _Melded:
+        """The seat's position (``table`` as at this decision point) with more melds."""
+        key = tuple(extra_melds)
+        found = self._melded.get(key)
+        if found is None:
+            shared = (*self._shared, key)
+            found = memo.melded.get(shared)
+            if found is None:
+                position = table.seat_position(self.seat, self_draw=True)
+                if key:
+                    position = _with_hand(position, (), extra_melds)
+                found = memo.melded[shared] = _Melded(position, memo)
+            self._melded[key] = found
+        return found
+
+
+class _HandMemo:
+    """What the annotation of one hand computes more than once (one table, one hand).
+
+    The shape tables are pure functions of their keys (the hand's variant and
+    wildcards never change); so is a counterfactual continued from a given
+    draw with given tiles (``plays``).
+    """
+
+    __slots__ = ("views", "melded", "copies", "legal", "after_each",
+                 "contexts", "meld_sets", "tiles", "plays", "counterfactuals")
+
+    def __init__(self) -> None:
+        self.views: dict[tuple[int, int], _View] = {}
+        self.copies: dict[int | None, list[tuple[int, int]]] = {}
+        self.legal: tuple[int, list[Any]] | None = None
+        self.melded: dict[tuple[Any, ...], _Melded] = {}
+        self.after_each: dict[bytes, tuple[int, tuple[int, ...]]] = {}
+        self.contexts: dict[tuple[Any, ...], int] = {}
+        self.meld_sets: dict[tuple[Any, ...], int] = {}
+        self.tiles: dict[bytes, int] = {}  # the tiles of a counterfactual, as numbers
+        # per context: (tiles number << 32 | draw's event index) → the play's win or None
+        self.plays: dict[int, dict[int, tuple[int, str, int] | None]] = {}
+        self.counterfactuals: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _legal_actions(table: Table) -> list[Any]:
+    """``table.legal_actions()``, once per table state (a turn asks twice: 抢金 and the turn)."""
+    memo = _memo(table)
+    if memo.legal is None or memo.legal[0] != table.seen_events:
+        memo.legal = (table.seen_events, table.legal_actions())
+    return memo.legal[1]
+
+
+def _memo(table: Table) -> _HandMemo:
+    memo: _HandMemo | None = table.__dict__.get("_analysis_memo")
+    if memo is None:
+        memo = table.__dict__["_analysis_memo"] = _HandMemo()
+    return memo
+
+
+def _seat_view(table: Table, seat: int) -> _View:
+    """The seat's tiles and what it can see, once per decision point (all alternatives)."""
+    memo = _memo(table)
+    cache = memo.views
     key = (seat, table.seen_events)
     view = cache.get(key)
     if view is None:
         if len(cache) > 8:
             cache.clear()
-        view = cache[key] = (table.seat_position(seat, self_draw=True), _visible(table, seat))
+        view = cache[key] = _View(table, seat, memo)
     return view
 
 
-def _hand_metrics(table: Table, seat: int, hand: list[Tile],
-                  extra_melds: Sequence[Any] = ()) -> tuple[int, list[tuple[Tile, int]],
-                                                          list[tuple[Tile, int, Score]]]:
+_BYTES = tuple(bytes((n,)) for n in range(256))
+
+
+def _after_each(memo: _HandMemo, variant: type[Variant], melded: _Melded, counts: list[int],
+                wild: int) -> tuple[int, tuple[int, ...]]:
+    """``variant.shanten_after_each``, remembered for the hand."""
+    key = bytes(counts) + _BYTES[wild] + melded.shape  # not a tuple: no work for the GC
+    found = memo.after_each.get(key)
+    if found is None:
+        now, after = variant.shanten_after_each_fast(melded.position, counts, wild)
+        found = memo.after_each[key] = (now, tuple(after))
+    return found
+
+
+def _hand_metrics(table: Table, seat: int, hand: list[Tile], extra_melds: Sequence[Any] = (),
+                  with_waits: bool = True) -> tuple[int, list[tuple[Tile, int]],
+                                                    list[tuple[Tile, int, Score]]]:
     """Shanten, accepted tiles with unseen copies, and scored waits of a waiting hand."""
     variant: type[Variant] = table.variant
-    base, visible = _seat_view(table, seat)
-    position = _with_hand(base, tuple(hand), extra_melds)
-    counts, wild = variant.split(position, hand)
-    shanten, after = variant.shanten_after_each(position, counts, wild)
-    accepted: list[tuple[Tile, int]] = []
-    waits: list[tuple[Tile, int, Score]] = []
-    own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
-    for tile in variant.drawable(position):
-        if after[tile.kind] < shanten:
-            remaining = max(variant.copies(position, tile.kind) - visible[tile.kind], 0)
-            accepted.append((tile, remaining))
-            if shanten == 0 and own[tile.kind] < variant.copies(position, tile.kind):  # C-1
-                score = _wait_score(position, hand, tile)
-                if score.win:
-                    waits.append((tile, remaining, score))
+    memo = _memo(table)
+    view = _seat_view(table, seat)
+    melded = view.melded(extra_melds, memo, table)
+    counts, wild = variant.split(melded.position, hand)
+    shanten, after = _after_each(memo, variant, melded, counts, wild)
+    visible = view.visible  # unseen copies: those in play less those seen
+    accepted = [_accepted(kind, n - visible[kind] if n > visible[kind] else 0)
+                for kind, n in view.copies if after[kind] < shanten]
+    waits = _waits(melded, hand, accepted) if with_waits and shanten == 0 else []
     return shanten, accepted, waits
 
 
+# The (tile, unseen copies) entries, shared: a match's outcomes hold a hundred thousand
+# of them, which the garbage collector would otherwise walk through again and again.
+_ACCEPTED = tuple(tuple((tile, n) for n in range(5)) for tile in TILES)
+
+
+def _accepted(kind: int, remaining: int) -> tuple[Tile, int]:
+    return _ACCEPTED[kind][remaining] if remaining < 5 else (TILES[kind], remaining)
+
+
+def _waits(melded: _Melded, hand: list[Tile],
+           accepted: list[tuple[Tile, int]]) -> list[tuple[Tile, int, Score]]:
+    """The accepted tiles of a ready hand that win, with their scores."""
+    waits = []
+    position = melded.position
+    variant: type[Variant] = position.variant
+    counts, wild = variant.split(position, hand)
+    kinds = tuple(sorted([t.kind for t in hand]))
+    own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
+    for tile, remaining in accepted:
+        if own[tile.kind] >= variant.copies(position, tile.kind):
+            continue  # C-1: the win would need a copy more than the game has
+        key = (melded.wait_key, kinds, tile.kind)
+        score = _WAIT_SCORES.get(key)
+        if score is None:
+            kind = tile.kind
+            if kind in position.wildcards:
+                hopeless = not variant.may_win(position, counts, wild + 1)
+            else:
+                counts[kind] += 1
+                hopeless = not variant.may_win(position, counts, wild)
+                counts[kind] -= 1
+            if len(_WAIT_SCORES) > 50_000:
+                _WAIT_SCORES.clear()
+            # No reading can win: not worth the full score (nor the question again).
+            score = _WAIT_SCORES[key] = _HOPELESS if hopeless else variant.score(
+                position.with_hand((*hand, tile), tile))
+        if score.win:
+            waits.append((tile, remaining, score))
+    return waits
+
+
+# A wait's score, remembered: a ready hand often waits unchanged for many turns.
 _WAIT_SCORES: dict[tuple[Any, ...], Score] = {}
-
-
-def _wait_score(position: Any, hand: list[Tile], tile: Tile) -> Score:
-    """The score of a wait, remembered: a ready hand often waits unchanged for many turns."""
-    key = (position.variant.name, tuple(sorted(t.kind for t in hand)), tile.kind,
-           position.melds, position.wildcards, position.seat, position.dealer,
-           position.round_wind, position.bank, position.flowers, position.void,
-           position.dealer_streak, tuple(sorted(position.rules.items())))
-    score = _WAIT_SCORES.get(key)
-    if score is None:
-        if len(_WAIT_SCORES) > 50_000:
-            _WAIT_SCORES.clear()
-        score = _WAIT_SCORES[key] = position.variant.score(
-            position.with_hand((*hand, tile), tile))
-    return score
+_WAIT_CONTEXTS: dict[tuple[Any, ...], int] = {}
+_HOPELESS = Score.no_win("no reading can win (Variant.may_win)")  # never shown: no win
+_WAIT_NUMBERS = itertools.count()
 
 
 def _with_hand(position: Any, hand: tuple[Tile, ...], extra_melds: Sequence[Any]) -> Any:
@@ -397,7 +557,7 @@ def _with_hand(position: Any, hand: tuple[Tile, ...], extra_melds: Sequence[Any]
 def _turn_outcome(table: Table, seat: int, option: Event, index: int,
                   future: dict[int, list[tuple[int, Tile]]]) -> Outcome:
     outcome = Outcome(option)
-    hand = table.seats[seat].tiles()
+    hand = list(_seat_view(table, seat).tiles)
     if option.type == "hu":
         outcome.win = _win_score(table, seat, option)
         return outcome
@@ -435,7 +595,7 @@ def _claim_outcome(table: Table, seat: int, option: Event, index: int,
     if option.type == "hu":
         outcome.win = _win_score(table, seat, option)
         return outcome
-    hand = table.seats[seat].tiles()
+    hand = list(_seat_view(table, seat).tiles)
     tile = option.tile
     assert tile is not None
     if option.type == "chi":
@@ -463,7 +623,7 @@ def _claim_outcome(table: Table, seat: int, option: Event, index: int,
 def _pass_outcome(table: Table, seat: int, index: int,
                   future: dict[int, list[tuple[int, Tile]]]) -> Outcome:
     outcome = Outcome(Event("pass", seat))
-    hand = table.seats[seat].tiles()
+    hand = list(_seat_view(table, seat).tiles)
     _fill(outcome, table, seat, hand)
     outcome.counterfactual = _counterfactual(table, seat, hand, index, future)
     return outcome
@@ -478,21 +638,35 @@ def _fill(outcome: Outcome, table: Table, seat: int, hand: list[Tile],
 def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Tile],
                        melds: Sequence[Any] = ()) -> list[Tile]:
     """A hand a tile too many: the metrics after its best discard; returns the hand kept."""
+    variant: type[Variant] = table.variant
+    memo = _memo(table)
+    melded = _seat_view(table, seat).melded(melds, memo, table)
+    candidates = [kind for kind in sorted({t.kind for t in hand})
+                  if not (table.is_wild(kind) and variant.name == "putian")]  # PT-2: golds stay
+    # Only the discards leaving the fewest shanten can be best: the others' acceptance
+    # isn't needed (a removal's entry is the shanten of the hand it leaves).
+    counts, wild = variant.split(melded.position, hand)
+    removing = variant.shanten_steps(melded.position, counts, wild).removing
+    left = [removing(kind) for kind in candidates]
+    fewest = min(left, default=0)
     best: tuple[Any, ...] | None = None
-    for kind in sorted({t.kind for t in hand}):
+    for kind, shanten in zip(candidates, left, strict=True):
+        if shanten > fewest:
+            continue
         tile = TILES[kind]
-        if table.is_wild(kind) and table.variant.name == "putian":
-            continue  # golds are never discarded (PT-2)
         rest = list(hand)
         rest.remove(tile)
-        metrics = _hand_metrics(table, seat, rest, extra_melds=melds)
+        metrics = _hand_metrics(table, seat, rest, extra_melds=melds, with_waits=False)
         key = (metrics[0], -sum(n for _, n in metrics[1]))
         if best is None or key < best[0]:
             best = (key, metrics, rest)
     if best is None:
         return hand
-    outcome.shanten, outcome.accepted, outcome.waits = best[1]
     kept: list[Tile] = best[2]
+    outcome.shanten, outcome.accepted, _ = best[1]
+    # Waits don't take part in the choice: scored for the kept hand only.
+    outcome.waits = (_waits(melded, kept, outcome.accepted)
+                     if outcome.shanten == 0 else [])
     return kept
 
 
@@ -531,64 +705,120 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
     """
     if table.wall is None:
         return None
-    pending = [(at, tile) for at, tile in future.get(seat, []) if at > index]
-    position = _seat_view(table, seat)[0]
-    if extra_melds:
-        position = _with_hand(position, (), extra_melds)
+    view = _seat_view(table, seat)
+    pending = view.pending.get(index)
+    if pending is None:
+        pending = view.pending[index] = [(at, t) for at, t in future.get(seat, []) if at > index]
+    memo = _memo(table)
+    melded = view.melded(extra_melds, memo, table)
     # The same hand before the same draws gives the same answer (a passed claim, then
     # the turn's discard of the drawn tile): remember it for the hand.
-    key = (seat, tuple(sorted(t.kind for t in hand)), pending[0][0] if pending else None,
-           position.melds, position.flowers)
-    memo: dict[tuple[Any, ...], dict[str, Any]] = table.__dict__.setdefault(
-        "_counterfactuals", {})
-    known = memo.get(key)
+    key = (seat, tuple(sorted([t.kind for t in hand])), pending[0][0] if pending else None,
+           melded.melds)  # (the position's melds and flowers)
+    known = memo.counterfactuals.get(key)
     if known is None:
-        known = memo[key] = _play_on(table.variant, position, hand, [t for _, t in pending])
+        known = memo.counterfactuals[key] = _play_on(memo, table.variant, melded, hand, pending)
     return dict(known)
 
 
-def _play_on(variant: type[Variant], position: Any, hand: list[Tile],
-             draws: list[Tile]) -> dict[str, Any]:
+_UNKNOWN: Any = object()
+
+
+def _play_on(memo: _HandMemo, variant: type[Variant], melded: _Melded, hand: list[Tile],
+             draws: list[tuple[int, Tile]]) -> dict[str, Any]:
+    """The counterfactual of ``hand`` before ``draws`` (event index, tile), to the last one.
+
+    Alternatives (and later decisions) often reach the same tiles before the
+    same draw: the rest of the play is remembered per (context, draw, tiles) for
+    the hand. The shanten after each draw and after each discard are the
+    entries of ``shanten_after_each`` and ``shanten_after_removing``: the whole
+    vector when the hand's was already computed, else one kind at a time
+    (``shanten_steps``). The best discard is the first kind (in kind order)
+    leaving the fewest shanten; none can leave fewer than the hand with the
+    drawn tile has, so the search stops at the first kind leaving that.
+    """
+    position = melded.position
     counts, wild = variant.split(position, hand)
-    wild_tiles = [t for t in hand if position.is_wild(t)]  # their faces matter for scores
-    never_discard = set(position.wildcards) if variant.name == "putian" else set()
-    current = variant.shanten_of(position, counts, wild)
-    for number, tile in enumerate(draws, start=1):
+    wildcards = position.wildcards
+    wild_tiles = [t for t in hand if t.kind in wildcards]  # their faces matter for scores
+    never_discard = set(wildcards) if variant.name == "putian" else set()
+    after_each, shape = memo.after_each, melded.shape
+    plays = memo.plays.get(melded.context)
+    if plays is None:
+        plays = memo.plays[melded.context] = {}
+    # The tiles held as a number; with a draw's event index, the key of a state (numbers,
+    # not tuples: the garbage collector has no work with them).
+    numbers = memo.tiles
+    real = bytes(counts)
+    held = real + bytes([t.kind for t in wild_tiles])
+    tiles_number = numbers.setdefault(held, len(numbers)) << 32
+    known = after_each.get(real + _BYTES[wild] + shape)
+    if known is not None:
+        current, after = known
+    else:
+        current, after = variant.shanten_of(position, counts, wild), None
+    steps: ShantenSteps | None = None  # asked kind by kind when there is no vector
+    visited: list[int] = []
+    result: tuple[int, str, int] | None = None
+    for at, tile in draws:
+        state = tiles_number | at
+        result = plays.get(state, _UNKNOWN)
+        if result is not _UNKNOWN:
+            break
+        result = None
+        visited.append(state)
         kind = tile.kind
-        drawn_wild = kind in position.wildcards
+        drawn_wild = kind in wildcards
+        # The shanten with the drawn tile (= the best discard's), exact when it improves
+        # on the current one (a Sichuan void-suit tile gets INF, never an improvement).
+        if after is not None:
+            grown = after[kind]
+        else:
+            if steps is None:
+                steps = variant.shanten_steps(position, counts, wild)
+            grown = steps.adding(kind)
+        if grown >= current and not (drawn_wild and never_discard):
+            continue  # no improvement: the drawn tile goes straight back
         if drawn_wild:
             wild += 1
             wild_tiles.append(tile)
         else:
             counts[kind] += 1
-        grown = variant.shanten_of(position, counts, wild)  # = the best discard's shanten
-        if grown >= current and not (drawn_wild and never_discard):
-            if drawn_wild:  # no improvement: the drawn tile goes straight back
-                wild -= 1
-                wild_tiles.pop()
-            else:
-                counts[kind] -= 1
-            continue
-        if grown == -1:
+        if grown == -1 and variant.may_win(position, counts, wild):
             tiles = tuple(t for k in range(34) for t in [TILES[k]] * counts[k]) + tuple(
                 wild_tiles)
             score = variant.score(position.with_hand(tiles, tile))
             if score.win:
-                return {"win": True, "draw": number, "tile": str(tile), "points": score.points}
-        _, after = variant.shanten_after_removing(position, counts, wild)
-        keep_drawn = after[kind]
+                result = (at, str(tile), score.points)
+                break
+        removing = variant.shanten_steps(position, counts, wild).removing
+        keep_drawn = removing(kind)
         choice = kind
         for other in range(34):
-            if after[other] < keep_drawn and other not in never_discard and (
-                    counts[other] or other in position.wildcards):
-                keep_drawn, choice = after[other], other
-        if choice in position.wildcards and (drawn_wild or not counts[choice]):
+            if other in never_discard or not (counts[other] or other in wildcards):
+                continue
+            left = removing(other)
+            if left < keep_drawn:
+                keep_drawn, choice = left, other
+                if left == grown:
+                    break  # no discard leaves fewer
+        if choice in wildcards and (drawn_wild or not counts[choice]):
             wild -= 1
             wild_tiles.remove(TILES[choice] if TILES[choice] in wild_tiles else wild_tiles[-1])
         else:
             counts[choice] -= 1
-        current = variant.shanten_of(position, counts, wild)
-    return {"win": False, "draws": len(draws)}
+        real = bytes(counts)
+        held = real + bytes([t.kind for t in wild_tiles])
+        tiles_number = numbers.setdefault(held, len(numbers)) << 32
+        known = after_each.get(real + _BYTES[wild] + shape)
+        # The removal's entry is the shanten of the hand it leaves.
+        current, after, steps = keep_drawn, known[1] if known is not None else None, None
+    for state in visited:
+        plays[state] = result
+    if result is None:
+        return {"win": False, "draws": len(draws)}
+    number = next(n for n, (at, _) in enumerate(draws, start=1) if at == result[0])
+    return {"win": True, "draw": number, "tile": result[1], "points": result[2]}
 
 
 def analyze_json(match: Match) -> dict[str, Any]:

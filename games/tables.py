@@ -19,6 +19,7 @@ wildcards fill any gap, even as a fifth copy (C-4).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 MAX_SETS = 5
@@ -33,12 +34,21 @@ _suit_ids: dict[tuple[int, ...], int] = {}
 _honour_ids: dict[tuple[int, ...], int] = {}
 _combined: dict[tuple[int, int], int] = {}
 
+# The tables are shared by every thread of a process (a threaded web server renders
+# boards while annotating). Numbering a new vector or part is the one step that must not
+# interleave: two threads taking the same number would swap their entries for good. The
+# other tables map a key to the same value whoever fills them, so they need no lock.
+_numbering = threading.Lock()
+
 
 def _intern(vector: Vector) -> int:
     found = _vector_ids.get(vector)
     if found is None:
-        found = _vector_ids[vector] = len(_vectors)
-        _vectors.append(vector)
+        with _numbering:
+            found = _vector_ids.get(vector)
+            if found is None:
+                _vectors.append(vector)  # before the id is published: readers index it
+                found = _vector_ids[vector] = len(_vectors) - 1
     return found
 
 
@@ -272,6 +282,280 @@ def needed_after_each(
                 pair = combine(found, other)
             out[part * 9 + i] = vectors[pair][index]
     return now, out
+
+
+_NO_PART = _intern((INF,) * _WIDTH)
+"""A part that can't be: one tile fewer of a kind it doesn't hold."""
+
+# The same tables built faster, for the helpers below (hot loops meet many new hands):
+# the same vectors in the same memos, so either way of building gives the same ids.
+
+# Per output index of a combination, the (index in a, index in b) pairs adding up to it.
+_PRODUCT = tuple(
+    tuple((m1 * 2 + p1, m2 * 2 + p2)
+          for m1 in range(MAX_SETS + 1) for p1 in range(2)
+          for m2 in range(MAX_SETS + 1 - m1) for p2 in range(2 - p1)
+          if (m1 + m2) * 2 + p1 + p2 == index)
+    for index in range(_WIDTH))
+
+
+def _combine_fast(a: int, b: int) -> int:
+    """:func:`combine`, the same vector, one ``min`` per output index."""
+    found = _combined.get((a, b))
+    if found is None:
+        va, vb = _vectors[a], _vectors[b]
+        out = [min([va[i] + vb[j] for i, j in pairs]) for pairs in _PRODUCT]
+        found = _combined[(a, b)] = _intern(tuple([v if v < INF else INF for v in out]))
+    return found
+
+
+def _groups_fast(counts: tuple[int, ...], low: int,
+                 suited: bool) -> list[tuple[tuple[int, ...], int, int, int]]:
+    """The distinct groups of :func:`_groups_from`: a chow with ``low`` and nothing
+    above it is the pung of one real tile (the same rest and additions), and the chows
+    starting below ``low`` repeat those starting at it."""
+    here = counts[low]
+    options = []
+    for used in range(1, min(here, 3) + 1):
+        rest = counts[:low] + (here - used,) + counts[low + 1 :]
+        options.append((rest, 1, 0, 3 - used))
+        if used <= 2:
+            options.append((rest, 0, 1, 2 - used))
+    if suited and low <= 7:
+        row = list(counts)
+        row[low] -= 1
+        if row[low + 1]:
+            row[low + 1] -= 1
+            options.append((tuple(row), 1, 0, 1))
+            if low <= 6 and row[low + 2]:
+                row[low + 2] -= 1
+                options.append((tuple(row), 1, 0, 0))
+                row[low + 2] += 1
+            row[low + 1] += 1
+        if low <= 6 and row[low + 2]:
+            row[low + 2] -= 1
+            options.append((tuple(row), 1, 0, 1))
+    return options
+
+
+def _build_fast(counts: tuple[int, ...], suited: bool,
+                memo: dict[tuple[int, ...], Vector]) -> Vector:
+    """:func:`_build`, the same vector: a group is a set (its cost moves one set up) or
+    the pair (moves from no pair to the pair), so each updates a fixed run of entries."""
+    found = memo.get(counts)
+    if found is not None:
+        return found
+    low = next((i for i, n in enumerate(counts) if n), None)
+    if low is None:
+        vector = _empty_vector()
+    else:
+        best = list(_build_fast(counts[:low] + (counts[low] - 1,) + counts[low + 1 :], suited,
+                                memo))
+        for rest, sets, _, added in _groups_fast(counts, low, suited):
+            sub = _build_fast(rest, suited, memo)
+            if sets:  # m sets, p pairs → m + 1 sets, p pairs
+                for i in range(_WIDTH - 2):
+                    cost = sub[i] + added
+                    if cost < best[i + 2]:
+                        best[i + 2] = cost
+            else:  # m sets, no pair → m sets and the pair
+                for i in range(0, _WIDTH, 2):
+                    cost = sub[i] + added
+                    if cost < best[i + 1]:
+                        best[i + 1] = cost
+        vector = tuple(best)
+    memo[counts] = vector
+    return vector
+
+
+def _part_id_fast(counts: tuple[int, ...]) -> int:
+    """:func:`suit_id` (nine counts) or :func:`honour_id` (seven), built faster."""
+    if len(counts) == 9:
+        found = _suit_ids.get(counts)
+        if found is None:
+            found = _suit_ids[counts] = _intern(_build_fast(counts, True, _suit_memo))
+    else:
+        found = _honour_ids.get(counts)
+        if found is None:
+            found = _honour_ids[counts] = _intern(_build_fast(counts, False, _honour_memo))
+    return found
+
+
+_part_numbers: dict[tuple[int, ...], int] = {}
+_part_counts: list[tuple[int, ...]] = []
+_part_vectors: list[int] = []
+# Keyed by numbers, not tuples: they live long, and the garbage collector walks through
+# tuples (not numbers) until it finds them untrackable. ``step`` is 1 or -1 (``step > 0``).
+_stepped: dict[int, tuple[int, ...]] = {}  # part number * 2 + (step > 0)
+_part_needs: dict[int, tuple[int, ...]] = {}  # that << 40 | other << 8 | index
+
+
+def _part_number(counts: tuple[int, ...]) -> int:
+    """A small number for a part's counts (a suit's nine, the honours' seven), so the
+    tables below are keyed by numbers: a tuple of counts is hashed once per use."""
+    found = _part_numbers.get(counts)
+    if found is None:
+        vector_id = _part_id_fast(counts)  # outside the lock: it may intern vectors
+        with _numbering:
+            found = _part_numbers.get(counts)
+            if found is None:
+                _part_counts.append(counts)
+                _part_vectors.append(vector_id)
+                found = _part_numbers[counts] = len(_part_counts) - 1
+    return found
+
+
+def _stepped_ids(number: int, step: int) -> tuple[int, ...]:
+    """A part's vector ids with one tile more (``step`` −1: fewer) of each of its kinds."""
+    found = _stepped.get(number * 2 + (step > 0))
+    if found is None:
+        row = list(_part_counts[number])
+        ids = []
+        for i in range(len(row)):
+            if row[i] + step < 0:
+                ids.append(_NO_PART)
+                continue
+            row[i] += step
+            ids.append(_part_id_fast(tuple(row)))
+            row[i] -= step
+        found = _stepped[number * 2 + (step > 0)] = tuple(ids)
+    return found
+
+
+def _needs_of_part(number: int, step: int, other: int, index: int) -> tuple[int, ...]:
+    """Tiles needed after one tile more (or fewer) of each kind of a part, the other
+    parts combined being ``other``; remembered (hands often share the combination)."""
+    key = (number * 2 + (step > 0)) << 40 | other << 8 | index
+    found = _part_needs.get(key)
+    if found is None:
+        if len(_part_needs) > 200_000:
+            _part_needs.clear()
+        stepped, vectors, combined = _stepped_ids(number, step), _vectors, _combined
+        try:
+            found = tuple([vectors[combined[part, other]][index] for part in stepped])
+        except KeyError:  # a combination not made yet
+            found = tuple([vectors[_combine_fast(part, other)][index] for part in stepped])
+        _part_needs[key] = found
+    return found
+
+
+_NOTHING = ((INF,) * 9, (INF,) * 7)
+
+
+def needed_after_each_fast(
+    counts: Sequence[int], sets: int, void: int | None = None, honours: bool = True,
+    step: int = 1,
+) -> tuple[int, list[int]]:
+    """The same as :func:`needed_after_each`, for hot loops: a part's needs one tile on,
+    given the combination of the other three, are remembered.
+
+    >>> from games.tiles import counts_of, parse_tiles
+    >>> counts = counts_of(parse_tiles("123456789m1234p"))
+    >>> needed_after_each_fast(counts, 4, step=-1) == needed_after_each(counts, 4, step=-1)
+    True
+    """
+    numbers, vector_of = _part_numbers, _part_vectors
+    parts = []
+    for key in (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
+                tuple(counts[27:34])):
+        number = numbers.get(key)
+        parts.append(_part_number(key) if number is None else number)
+    ids = [VOID_ID if part == void else vector_of[parts[part]] for part in range(3)]
+    ids.append(vector_of[parts[3]] if honours else VOID_ID)
+    combined = _combined
+    try:
+        ab, cd = combined[ids[0], ids[1]], combined[ids[2], ids[3]]
+        others = (combined[ids[1], cd], combined[ids[0], cd], combined[ab, ids[3]],
+                  combined[ab, ids[2]])
+        total = combined[ab, cd]
+    except KeyError:  # a combination not made yet
+        ab, cd = _combine_fast(ids[0], ids[1]), _combine_fast(ids[2], ids[3])
+        others = (_combine_fast(ids[1], cd), _combine_fast(ids[0], cd),
+                  _combine_fast(ab, ids[3]), _combine_fast(ab, ids[2]))
+        total = _combine_fast(ab, cd)
+    if step not in (1, -1):
+        raise ValueError("step is 1 or -1")
+    index = sets * 2 + 1
+    needs = _part_needs
+    out: list[int] = []
+    for part in range(4):
+        if part == void or (part == 3 and not honours):
+            out.extend(_NOTHING[part == 3])
+            continue
+        found = needs.get((parts[part] * 2 + (step > 0)) << 40 | others[part] << 8 | index)
+        out.extend(_needs_of_part(parts[part], step, others[part], index)
+                   if found is None else found)
+    return _vectors[total][index], out
+
+
+_neighbours: dict[int, int] = {}  # (part number * 2 + (step > 0)) << 4 | index in the part
+
+
+def _neighbour(number: int, step: int, index: int) -> int:
+    """A part's vector id with one tile more (or fewer) of its ``index``-th kind."""
+    stepped = _stepped.get(number * 2 + (step > 0))
+    if stepped is not None:
+        return stepped[index]
+    counts = _part_counts[number]
+    if counts[index] + step < 0:
+        return _NO_PART
+    row = list(counts)
+    row[index] += step
+    return _part_id_fast(tuple(row))
+
+
+class OneTileOn:
+    """Tiles needed for a hand, and with one tile more (``step`` 1) or fewer (−1) of a
+    kind, asked kind by kind: entry by entry what :func:`needed_after_each` gives,
+    computing only the kinds asked about (a counterfactual asks about few).
+
+    >>> from games.tiles import counts_of, parse_tiles
+    >>> counts = counts_of(parse_tiles("123456789m1234p"))
+    >>> needs = OneTileOn(counts, 4)
+    >>> [needs.after(k, -1) for k in range(34)] == needed_after_each(counts, 4, step=-1)[1]
+    True
+    """
+
+    __slots__ = ("needed", "_parts", "_others", "_index", "_void", "_honours")
+
+    def __init__(self, counts: Sequence[int], sets: int, void: int | None = None,
+                 honours: bool = True) -> None:
+        numbers, vector_of = _part_numbers, _part_vectors
+        parts = []
+        for key in (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
+                    tuple(counts[27:34])):
+            number = numbers.get(key)
+            parts.append(_part_number(key) if number is None else number)
+        a = VOID_ID if void == 0 else vector_of[parts[0]]
+        b = VOID_ID if void == 1 else vector_of[parts[1]]
+        c = VOID_ID if void == 2 else vector_of[parts[2]]
+        d = vector_of[parts[3]] if honours else VOID_ID
+        combined = _combined
+        try:
+            ab, cd = combined[a, b], combined[c, d]
+            self._others = (combined[b, cd], combined[a, cd], combined[ab, d], combined[ab, c])
+            total = combined[ab, cd]
+        except KeyError:  # a combination not made yet
+            ab, cd = _combine_fast(a, b), _combine_fast(c, d)
+            self._others = (_combine_fast(b, cd), _combine_fast(a, cd), _combine_fast(ab, d),
+                            _combine_fast(ab, c))
+            total = _combine_fast(ab, cd)
+        self._parts, self._index, self._void, self._honours = parts, sets * 2 + 1, void, honours
+        self.needed = _vectors[total][self._index]  # tiles needed now
+
+    def after(self, kind: int, step: int) -> int:
+        part = kind // 9 if kind < 27 else 3
+        if part == self._void or (part == 3 and not self._honours):
+            return INF
+        number = self._parts[part]
+        key = (number * 2 + (step > 0)) << 4 | (kind - part * 9)
+        found = _neighbours.get(key)
+        if found is None:
+            found = _neighbours[key] = _neighbour(number, step, kind - part * 9)
+        pair = _combined.get((found, self._others[part]))
+        if pair is None:
+            pair = _combine_fast(found, self._others[part])
+        return _vectors[pair][self._index]
 
 
 def seven_pairs_shanten(counts: Sequence[int], void: int | None = None) -> int:

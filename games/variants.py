@@ -308,6 +308,27 @@ class Variant:
         return max(now - wild - 1, -1), grown
 
     @classmethod
+    def shanten_after_each_fast(cls, position: Position, counts: Sequence[int],
+                                wild: int) -> tuple[int, list[int]]:
+        """The same as :meth:`shanten_after_each`, through ``tables.needed_after_each_fast``
+        (for hot loops: the annotation's counterfactuals)."""
+        now, after = tables.needed_after_each_fast(counts, cls.SETS - len(position.melds),
+                                                   honours=bool(cls.HONOURS))
+        limit = wild + 1  # max(n - limit, -1), without a call per kind
+        grown = [n - limit if n >= limit else -1 for n in after]
+        for kind in position.wildcards:
+            grown[kind] = max(now - wild - 2, -1)
+        return max(now - wild - 1, -1), grown
+
+    @classmethod
+    def shanten_steps(cls, position: Position, counts: Sequence[int],
+                      wild: int) -> ShantenSteps:
+        """Entries of :meth:`shanten_after_each` and :meth:`shanten_after_removing` one
+        kind at a time (``now`` is :meth:`shanten_of`)."""
+        return PlainShantenSteps(counts, cls.SETS - len(position.melds), bool(cls.HONOURS),
+                                 wild, position.wildcards)
+
+    @classmethod
     def readings(cls, position: Position) -> list[Reading]:
         counts, wild = cls.split(position, position.hand)
         return readings(counts, wild, cls.SETS - len(position.melds))
@@ -385,6 +406,13 @@ class Variant:
         return shanten == -1
 
     @classmethod
+    def may_win(cls, position: Position, counts: Sequence[int], wild: int) -> bool:
+        """Whether a complete hand of these real tiles (counts) and wildcards may win here,
+        whatever its context: never too strict, False only when no reading can (lets the
+        annotation skip hopeless full scores)."""
+        return True
+
+    @classmethod
     def waits(cls, position: Position) -> Waits | DiscardTable:
         """What wins here (13/16-tile hands) or every discard (a tile too many)."""
         size = cls.concealed_size(position)
@@ -428,6 +456,105 @@ class Variant:
             rest.remove(tile)
             options.append(Discard(tile, cls.waits_of(context, rest)))
         return DiscardTable(cls.shanten(position), options)
+
+
+class ShantenSteps:
+    """Shanten now, and with one tile more or fewer of a kind, asked kind by kind: entry
+    by entry what :meth:`Variant.shanten_after_each` and
+    :meth:`Variant.shanten_after_removing` give, computing only the kinds asked about
+    (the annotation's counterfactuals ask about few)."""
+
+    __slots__ = ()
+    now: int
+
+    def adding(self, kind: int) -> int:
+        """``shanten_after_each(...)[1][kind]``."""
+        raise NotImplementedError
+
+    def removing(self, kind: int) -> int:
+        """``shanten_after_removing(...)[1][kind]``."""
+        raise NotImplementedError
+
+
+class PlainShantenSteps(tables.OneTileOn, ShantenSteps):
+    """:class:`ShantenSteps` of the plain shanten (sets and a pair, wildcards filling in)."""
+
+    __slots__ = ("now", "_counts", "_wild", "_wildcards")
+
+    def __init__(self, counts: Sequence[int], sets: int, honours: bool, wild: int,
+                 wildcards: frozenset[int]) -> None:
+        super().__init__(counts, sets, honours=honours)
+        self.now = max(self.needed - wild - 1, -1)
+        self._counts, self._wild, self._wildcards = tuple(counts), wild, wildcards
+
+    def adding(self, kind: int) -> int:
+        if kind in self._wildcards:
+            return max(self.needed - self._wild - 2, -1)
+        return max(self.after(kind, 1) - self._wild - 1, -1)
+
+    def removing(self, kind: int) -> int:
+        if self._wild and kind in self._wildcards:
+            return max(self.needed - (self._wild - 1) - 1, -1)
+        if not self._counts[kind]:
+            return tables.INF
+        return max(self.after(kind, -1) - self._wild - 1, -1)
+
+
+class SichuanShantenSteps(ShantenSteps):
+    """:class:`ShantenSteps` for Sichuan's shanten: the best over the possible void
+    suits, seven pairs too without melds (as :meth:`Sichuan.shanten_after_each` and
+    :meth:`Sichuan.shanten_after_removing`; no wildcards)."""
+
+    __slots__ = ("now", "_counts", "_voids", "_seven")
+
+    def __init__(self, variant: type[Sichuan], position: Position,
+                 counts: Sequence[int]) -> None:
+        sets = variant.SETS - len(position.melds)
+        self._counts = tuple(counts)
+        self._seven = not position.melds
+        self._voids: list[tuple[int, tables.OneTileOn, int, int]] = []
+        best = tables.INF
+        for void in variant._voids(position):
+            assert void is not None
+            needs = tables.OneTileOn(counts, sets, void=void, honours=False)
+            pairs = singles = 0
+            if self._seven:
+                for kind in range(27):
+                    if counts[kind] and kind // 9 != void:
+                        pairs += counts[kind] >> 1
+                        singles += counts[kind] & 1
+                best = min(best, tables.seven_pairs_from(pairs, singles))
+            best = min(best, needs.needed - 1)
+            self._voids.append((void, needs, pairs, singles))
+        self.now = max(best, -1)
+
+    def adding(self, kind: int) -> int:
+        best = tables.INF
+        for void, needs, pairs, singles in self._voids:
+            value = needs.after(kind, 1) - 1
+            if self._seven and kind < 27 and kind // 9 != void:
+                odd = self._counts[kind] & 1  # the tile pairs a single, or starts one
+                value = min(value, max(tables.seven_pairs_from(pairs + odd,
+                                                               singles - odd + (1 - odd)), -1))
+            best = min(best, value)
+        return max(best, -1)
+
+    def removing(self, kind: int) -> int:
+        if kind >= 27 or not self._counts[kind]:
+            return tables.INF
+        best = tables.INF
+        for void, needs, pairs, singles in self._voids:
+            in_void = kind // 9 == void
+            value = (needs.needed if in_void else needs.after(kind, -1)) - 1
+            if self._seven:
+                if in_void:
+                    seven = tables.seven_pairs_from(pairs, singles)
+                else:
+                    odd = self._counts[kind] & 1
+                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                value = min(value, seven)
+            best = min(best, max(value, -1))
+        return best
 
 
 # -- Jiaxing ------------------------------------------------------------------
@@ -501,6 +628,30 @@ class Jiaxing(Variant):
             if cls._wins_on_everything(position):
                 return ("JX-8: a hand that would win on every tile kind may not rob a kong")
         return None
+
+    @classmethod
+    def may_win(cls, position: Position, counts: Sequence[int], wild: int) -> bool:
+        # JX-5.3 needs a flush, all honours or all pungs. With real tiles (or melds) of two
+        # suits only all pungs is left: no chow meld, and every real kind in pungs and at
+        # most one pair, wildcards filling them (n copies: ceil(n / 3) pungs, one fewer
+        # tile when a kind of 1, 2 or 4 copies takes the pair). Wildcards left over make
+        # sets and the pair alone.
+        suits = 0
+        for meld in position.melds:
+            suits |= 1 << min(meld.first.kind // 9, 3)
+        for suit in range(3):
+            if any(counts[suit * 9 : suit * 9 + 9]):
+                suits |= 1 << suit
+        if suits & 7 in (0, 1, 2, 4):
+            return True  # a flush or all honours may be read
+        if any(meld.type == "chi" for meld in position.melds):
+            return False
+        slots, paired = 0, False
+        for n in counts:
+            if n:
+                slots += 3 * ((n + 2) // 3)
+                paired = paired or n % 3 != 0
+        return slots - paired <= sum(counts) + wild
 
     @classmethod
     def _wins_on_everything(cls, position: Position) -> bool:
@@ -956,6 +1107,41 @@ class Sichuan(Variant):
                     value = min(value, seven)
                 best[kind] = min(best[kind], max(value, -1))
         return now_best, best
+
+    @classmethod
+    def shanten_after_each_fast(cls, position: Position, counts: Sequence[int],
+                                wild: int) -> tuple[int, list[int]]:
+        """The same as :meth:`shanten_after_each`, through ``tables.needed_after_each_fast``
+        and with the seven-pairs shanten after a draw taken once for kinds held an odd,
+        once for kinds held an even number of times."""
+        sets = cls.SETS - len(position.melds)
+        seven = not position.melds
+        best_now, best_after = tables.INF, [tables.INF] * KINDS
+        for void in cls._voids(position):
+            now, after = tables.needed_after_each_fast(counts, sets, void=void, honours=False)
+            best_now = min(best_now, now - 1)
+            best_after = [b if b < n - 1 else n - 1 for b, n in zip(best_after, after, strict=True)]
+            if seven:
+                pairs = singles = 0
+                for kind, n in enumerate(counts):
+                    if n and kind // 9 != void:
+                        pairs += n // 2
+                        singles += n % 2
+                best_now = min(best_now, tables.seven_pairs_from(pairs, singles))
+                # The tile pairs a single (odd), or starts one (even).
+                on_odd = max(tables.seven_pairs_from(pairs + 1, singles - 1), -1)
+                on_even = max(tables.seven_pairs_from(pairs, singles + 1), -1)
+                for kind in range(27):
+                    if kind // 9 != void:
+                        value = on_odd if counts[kind] % 2 else on_even
+                        if value < best_after[kind]:
+                            best_after[kind] = value
+        return max(best_now, -1), [b if b > -1 else -1 for b in best_after]
+
+    @classmethod
+    def shanten_steps(cls, position: Position, counts: Sequence[int],
+                      wild: int) -> ShantenSteps:
+        return SichuanShantenSteps(cls, position, counts)
 
     @classmethod
     def drawable(cls, position: Position) -> list[Tile]:

@@ -874,3 +874,241 @@ def test_it_annotates_a_sixteen_hand_bot_match(variant: str) -> None:
     assert all(a.decisions for a in analyses)
     assert all(d.actual_index is not None for a in analyses for d in a.decisions)
     json.dumps([a.to_json() for a in analyses])
+
+
+# -- 5. the fast paths the annotation uses ---------------------------------------------------
+
+
+def random_shapes(variant: str, count: int, seed: int) -> Iterator[tuple[Any, list[int], int]]:
+    """Positions (melds, wildcards, void) with random concealed counts of 3n+1 or 3n+2 tiles."""
+    import random
+
+    from games.position import Position
+    from games.tiles import Meld
+    from games.variants import VARIANTS as CLASSES
+
+    cls = CLASSES[variant]
+    rng = random.Random(seed)
+    kinds = [k for k in range(34) if k < 27 or k in cls.HONOURS]
+    for _ in range(count):
+        wildcards = frozenset(rng.sample(range(27), cls.WILDCARD_KINDS))
+        melds = tuple(Meld.peng(TILES[k]) for k in rng.sample(range(27), rng.randint(0, 3)))
+        void = rng.choice([None, 0, 1, 2]) if variant == "sichuan" else None
+        position = Position(variant=cls, hand=(), melds=melds, wildcards=wildcards, void=void)
+        size = 3 * (cls.SETS - len(melds)) + rng.choice([1, 2])
+        wall = [k for k in kinds for _ in range(4)]
+        rng.shuffle(wall)
+        counts, wild = [0] * 34, 0
+        for kind in wall[:size]:
+            if kind in wildcards:
+                wild += 1
+            else:
+                counts[kind] += 1
+        yield position, counts, wild
+
+
+@pytest.mark.parametrize("step", (1, -1))
+def test_fast_table_vectors_equal_the_plain_ones(step: int) -> None:
+    from games import tables
+
+    for variant in VARIANTS:
+        for position, counts, _ in random_shapes(variant, 300, 7):
+            sets = position.variant.SETS - len(position.melds)
+            for void, honours in ((None, True), (position.void, False), (1, True)):
+                assert tables.needed_after_each_fast(counts, sets, void, honours, step) == \
+                    tables.needed_after_each(counts, sets, void, honours, step)
+
+
+def test_fast_table_building_equals_the_plain_one() -> None:
+    import random
+
+    from games import tables
+
+    rng = random.Random(29)
+    for _ in range(400):
+        suit = [0] * 9
+        for kind in rng.choices(range(9), k=rng.randint(0, 14)):
+            suit[kind] = min(suit[kind] + 1, 5)
+        honours = [min(n, 4) for n in rng.choices(range(4), k=7)]
+        for counts, suited in ((tuple(suit), True), (tuple(honours), False)):
+            assert tables._build_fast(counts, suited, {}) == tables._build(counts, suited, {})
+            for low in (i for i, n in enumerate(counts) if n):
+                assert set(tables._groups_fast(counts, low, suited)) == set(
+                    tables._groups_from(counts, low, suited))
+        tables.suit_id(tuple(suit))  # vectors to combine below
+        tables.honour_id(tuple(honours))
+    ids = range(len(tables._vectors))
+    for _ in range(400):
+        a, b = rng.choice(ids), rng.choice(ids)
+        tables._combined.pop((a, b), None)
+        plain = tables.combine(a, b)
+        tables._combined.pop((a, b))
+        assert tables._combine_fast(a, b) == plain
+
+
+_THREADED_TABLES = """
+import json, random, sys, threading
+sys.setswitchinterval(1e-6)  # switch threads as often as possible
+from games import tables
+
+def work(seed, out):
+    rng = random.Random(seed)
+    for _ in range(1500):
+        counts = [0] * 34
+        for kind in rng.sample(list(range(34)) * 4, rng.choice([13, 14, 16, 17])):
+            counts[kind] += 1
+        sets = 4 if sum(counts) < 15 else 5
+        step = rng.choice([1, -1])
+        needs = tables.OneTileOn(counts, sets)
+        out.append([counts, sets, step, tables.needed_after_each_fast(counts, sets, step=step),
+                    [needs.after(kind, step) for kind in range(34)]])
+
+outs = [[] for _ in range(4)]
+threads = [threading.Thread(target=work, args=(seed, outs[seed])) for seed in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(json.dumps([row for out in outs for row in out]))
+"""
+
+
+def test_it_builds_the_tables_right_from_several_threads_at_once() -> None:
+    """A threaded web server renders boards while it annotates: threads numbering new
+    parts at the same time once swapped their entries for good (a fresh process, threads
+    switching as often as possible, every answer checked against this process's)."""
+    from games import tables
+
+    done = subprocess.run([sys.executable, "-c", _THREADED_TABLES], capture_output=True,
+                          text=True, cwd=ROOT, timeout=300, check=True)
+    rows = json.loads(done.stdout)
+    assert len(rows) == 6000 and not done.stderr
+    for counts, sets, step, (now, after), one_by_one in rows:
+        assert (now, after) == tables.needed_after_each(counts, sets, step=step)
+        assert one_by_one == after
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_fast_shanten_vectors_equal_the_plain_ones(variant: str) -> None:
+    for position, counts, wild in random_shapes(variant, 400, 11):
+        cls = position.variant
+        assert cls.shanten_after_each_fast(position, counts, wild) == \
+            cls.shanten_after_each(position, counts, wild)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_shanten_steps_give_the_vectors_entries_one_kind_at_a_time(variant: str) -> None:
+    from games import tables
+
+    for position, counts, wild in random_shapes(variant, 400, 17):
+        cls = position.variant
+        steps = cls.shanten_steps(position, counts, wild)
+        now, each = cls.shanten_after_each(position, counts, wild)
+        assert steps.now == now == cls.shanten_of(position, counts, wild)
+        assert [steps.adding(k) for k in range(34)] == each
+        assert [steps.removing(k) for k in range(34)] == \
+            cls.shanten_after_removing(position, counts, wild)[1]
+        sets = cls.SETS - len(position.melds)
+        needs = tables.OneTileOn(counts, sets, position.void, variant != "sichuan")
+        for step in (1, -1):
+            assert [needs.after(k, step) for k in range(34)] == tables.needed_after_each(
+                counts, sets, position.void, variant != "sichuan", step)[1]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_discard_never_leaves_fewer_shanten_than_the_hand_had(variant: str) -> None:
+    """The counterfactual stops looking for the best discard at the first kind whose
+    removal leaves the shanten of the hand with the drawn tile: none can leave fewer.
+    And it takes the removal's entry as the shanten of the hand kept."""
+    for position, counts, wild in random_shapes(variant, 400, 19):
+        cls = position.variant
+        if (sum(counts) + wild) % 3 != 2:
+            continue
+        removed = cls.shanten_after_removing(position, counts, wild)[1]
+        assert min(removed) >= cls.shanten_of(position, counts, wild)
+        # and each entry is the shanten of the hand the discard leaves
+        for kind in range(34):
+            if kind in position.wildcards:
+                if wild:
+                    assert removed[kind] == cls.shanten_of(position, counts, wild - 1)
+            elif counts[kind]:
+                counts[kind] -= 1
+                assert removed[kind] == cls.shanten_of(position, counts, wild)
+                counts[kind] += 1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_vector_after_each_draw_decides_like_the_shanten_of_the_grown_hand(
+        variant: str) -> None:
+    """What the counterfactual relies on: for each drawn kind, the vector entry is at
+    least the current shanten exactly when the grown hand's shanten is (no improvement),
+    and equals it otherwise; wildcard kinds are always exact."""
+    for position, counts, wild in random_shapes(variant, 300, 13):
+        cls = position.variant
+        if (sum(counts) + wild) % 3 != 1:
+            continue
+        now, after = cls.shanten_after_each_fast(position, counts, wild)
+        assert now == cls.shanten_of(position, counts, wild)
+        for tile in cls.drawable(position):
+            kind = tile.kind
+            if kind in position.wildcards:
+                assert after[kind] == cls.shanten_of(position, counts, wild + 1)
+                continue
+            counts[kind] += 1
+            grown = cls.shanten_of(position, counts, wild)
+            counts[kind] -= 1
+            assert (after[kind] >= now) == (grown >= now)
+            if grown < now:
+                assert after[kind] == grown
+
+
+def test_jiaxing_may_win_is_never_too_strict() -> None:
+    """JX-5.3: the annotation skips the full score of hands ``may_win`` turns down; random
+    complete hands (melds, wildcards, flushes and pungs favoured): every win passes it,
+    and it does turn hands down."""
+    import random
+
+    from games.position import Position
+    from games.tiles import Meld
+    from games.variants import Jiaxing
+
+    rng = random.Random(23)
+    turned_down = wins = 0
+    for _ in range(3000):
+        suits = rng.sample(range(4), rng.choice([1, 1, 2, 2, 3]))
+        def kind_in(suit: int, top: int = 9) -> int:
+            return suit * 9 + rng.randrange(7 if suit == 3 else top)
+        melds, groups = [], []
+        for _ in range(rng.choice([0, 0, 1, 2, 3])):
+            suit = rng.choice(suits)
+            if suit < 3 and rng.random() < 0.3:
+                melds.append(Meld.chi(TILES[kind_in(suit, 7)]))
+            else:
+                melds.append(Meld.peng(TILES[kind_in(suit)]))
+        for _ in range(4 - len(melds)):
+            suit = rng.choice(suits)
+            if suit < 3 and rng.random() < 0.4:
+                start = kind_in(suit, 7)
+                groups.append([start, start + 1, start + 2])
+            else:
+                groups.append([kind_in(suit)] * 3)
+        groups.append([kind_in(rng.choice(suits))] * 2)
+        wildcard = rng.randrange(34)
+        kinds = [k for group in groups for k in group]
+        for i in rng.sample(range(len(kinds)), rng.choice([0, 0, 1, 2, 3])):
+            kinds[i] = wildcard
+        shown = [k for m in melds for k in (t.kind for t in m.tiles)]
+        if any((kinds + shown).count(k) > 4 for k in set(kinds + shown)) or any(
+                m.first.kind == wildcard or wildcard in (t.kind for t in m.tiles)
+                for m in melds):
+            continue
+        hand = tuple(TILES[k] for k in kinds)
+        position = Position(variant=Jiaxing, hand=hand, melds=tuple(melds),
+                            win_tile=hand[-1], wildcards=frozenset({wildcard}), self_draw=True)
+        counts, wild = Jiaxing.split(position, hand)
+        allowed = Jiaxing.may_win(position, counts, wild)
+        won = Jiaxing.score(position).win
+        assert allowed or not won, (hand, melds, wildcard)
+        turned_down += not allowed
+        wins += won
+    assert turned_down > 300 and wins > 300
