@@ -682,3 +682,53 @@ def test_it_time_limit_settings_reach_the_annotation_task() -> None:
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment,
                             capture_output=True, text=True, timeout=60, check=True)
     assert result.stdout.split() == ["30", "45"]
+
+
+# -- manage.py bench_annotation (the site's speed figures) --------------------------------
+
+
+def _bench(*args: str) -> dict[str, Any]:
+    out = StringIO()
+    call_command("bench_annotation", *args, stdout=out)
+    return json.loads(out.getvalue())
+
+
+def _assert_bench_figures(figures: dict[str, Any], hands: int) -> None:
+    for variant in ("jiaxing", "putian", "sichuan"):
+        assert figures[variant]["hands"] == hands
+        assert 0 < figures[variant]["upload_s"] <= figures[variant]["upload_to_done_s"]
+
+
+def test_it_bench_times_uploads_annotated_in_process(transactional_db: None) -> None:
+    from mahjong_site.celery import app
+
+    saved = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        figures = _bench("--hands", "2", "--seed", "5")
+    finally:
+        app.conf.task_always_eager = saved
+    assert figures["worker"] == "in-process"
+    _assert_bench_figures(figures, 2)
+    assert not Match.objects.exists(), "the bench deletes its matches"
+
+
+def test_it_bench_starts_its_own_worker_and_cleans_up(
+        workers: Workers, redis_client: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DATABASE_URL", workers.database_url)
+    monkeypatch.setenv("CELERY_BROKER_URL", workers.broker_url)
+    before = set(redis_client.keys("*bench-*"))
+
+    figures = _bench("--hands", "2", "--seed", "6", "--timeout", "120")
+
+    assert figures["worker"] == "1 (solo pool)"
+    _assert_bench_figures(figures, 2)
+    assert not Match.objects.exists(), "the bench deletes its matches"
+    assert set(redis_client.keys("*bench-*")) == before, "its queue and bindings are gone"
+
+
+def test_it_bench_refuses_nonsense() -> None:
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="--hands must be at least 1"):
+        call_command("bench_annotation", "--hands", "0")

@@ -1,0 +1,161 @@
+"""``manage.py bench_annotation``: upload-to-done time of a bot match, per variant.
+
+With ``CELERY_BROKER_URL`` set it starts one Celery worker of its own (one
+process, ``--pool=solo``) on a private queue, uploads a 16-hand bot match of each
+variant the way the upload page does, and times each from the upload until its
+match says "done". Without a broker the annotation runs in-process, and that is
+what gets timed. The bench's matches are private (no puzzles, not listed) and
+deleted at the end, its queue removed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError
+from django.db import connection
+
+from games.bots import simulate
+from games.log import dumps
+from replays.models import Match
+from replays.services import store_document
+
+VARIANTS = ("jiaxing", "putian", "sichuan")
+ROOT = Path(__file__).resolve().parents[3]
+
+
+class Command(BaseCommand):
+    help = ("Time bot matches from upload to fully annotated, one worker "
+            "(in-process without a broker).")
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--hands", type=int, default=16, help="hands per match")
+        parser.add_argument("--seed", type=int, default=20261130, help="bots' seed")
+        parser.add_argument("--timeout", type=float, default=300,
+                            help="seconds to wait for one match")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        if options["hands"] < 1:
+            raise CommandError("--hands must be at least 1")
+        from mahjong_site.celery import app
+
+        in_process = bool(app.conf.task_always_eager)
+        if not in_process and connection.vendor == "sqlite" and _in_memory():
+            raise CommandError("a worker process cannot share an in-memory SQLite database; "
+                               "set DATABASE_URL")
+        worker = None if in_process else _Worker()
+        created: list[int] = []
+        figures: dict[str, Any] = {"worker": "in-process" if in_process else "1 (solo pool)"}
+        try:
+            if worker is not None:
+                worker.start()
+            for variant in VARIANTS:
+                figures[variant] = self.time_one(variant, options, created)
+        finally:
+            if worker is not None:
+                worker.stop()
+            Match.objects.filter(pk__in=created).delete()
+        self.stdout.write(json.dumps(figures, indent=2))
+
+    def time_one(self, variant: str, options: dict[str, Any], created: list[int]) -> dict[
+            str, Any]:
+        played = simulate(variant, options["hands"], options["seed"])
+        # A title of its own, so a rerun is never refused as a duplicate upload.
+        played = dataclasses.replace(played, title=f"bench {uuid.uuid4().hex[:12]}")
+        raw = dumps(played).encode("utf-8")
+        started = time.perf_counter()
+        match = store_document(raw, visibility=Match.Visibility.PRIVATE)
+        created.append(match.pk)
+        stored = time.perf_counter()
+        deadline = stored + options["timeout"]
+        while True:
+            match.refresh_from_db(fields=["annotation_status", "annotation_error"])
+            if match.annotation_status in (Match.Status.DONE, Match.Status.FAILED):
+                break
+            if time.perf_counter() > deadline:
+                raise CommandError(f"{variant}: not annotated after {options['timeout']} s "
+                                   f"(status {match.annotation_status}); is the worker up?")
+            time.sleep(0.02)
+        done = time.perf_counter()
+        if match.annotation_status == Match.Status.FAILED:
+            raise CommandError(f"{variant}: annotation failed: {match.annotation_error}")
+        return {"hands": options["hands"], "upload_s": round(stored - started, 2),
+                "upload_to_done_s": round(done - started, 2)}
+
+
+def _in_memory() -> bool:
+    name = str(connection.settings_dict.get("NAME") or "")
+    return name in ("", ":memory:") or "mode=memory" in name
+
+
+class _Worker:
+    """One Celery worker process on a private queue, with this process's settings."""
+
+    def __init__(self) -> None:
+        from mahjong_site.celery import app
+
+        self.app = app
+        self.queue = f"bench-{uuid.uuid4().hex[:12]}"
+        self.log = tempfile.NamedTemporaryFile(prefix="bench-worker-", suffix=".log",
+                                               delete=False)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.saved_routes = app.conf.task_routes
+
+    def start(self) -> None:
+        # conf.update (not assignment) makes Celery rebuild a router it already made.
+        self.app.conf.update(task_routes={"replays.tasks.*": {"queue": self.queue}})
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "mahjong_site", "worker", "--pool=solo",
+             "--concurrency=1", "-Q", self.queue, "-n", f"{self.queue}@%h",
+             "--without-mingle", "--without-gossip", "-l", "warning"],
+            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=self.log,
+            stderr=subprocess.STDOUT, start_new_session=True)
+        self._wait_until_listening()
+
+    def _wait_until_listening(self) -> None:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process is not None and self.process.poll() is not None:
+                raise CommandError(f"the worker exited with {self.process.returncode}; "
+                                   f"its log: {self.log.name}")
+            replies = self.app.control.ping(destination=[self._name()], timeout=0.5)
+            if replies:
+                return
+        raise CommandError(f"the worker did not answer within 60 s; its log: {self.log.name}")
+
+    def _name(self) -> str:
+        import socket
+
+        return f"{self.queue}@{socket.gethostname()}"
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=30)
+        self.app.conf.update(task_routes=self.saved_routes)
+        self._remove_queue()
+
+    def _remove_queue(self) -> None:
+        """Remove the private queue and its bindings (Redis keeps them after the worker)."""
+        with self.app.connection_for_write() as broker:
+            channel = broker.default_channel
+            client = getattr(channel, "client", None)
+            if client is None:  # not Redis: let the broker expire what is left
+                return
+            keys = [self.queue] + [getattr(channel, prefix) % self.queue for prefix in (
+                "keyprefix_queue", "keyprefix_binding_permanent") if hasattr(channel, prefix)]
+            client.delete(*keys)
