@@ -730,95 +730,134 @@ def _play_on(memo: _HandMemo, variant: type[Variant], melded: _Melded, hand: lis
 
     Alternatives (and later decisions) often reach the same tiles before the
     same draw: the rest of the play is remembered per (context, draw, tiles) for
-    the hand. The shanten after each draw and after each discard are the
-    entries of ``shanten_after_each`` and ``shanten_after_removing``: the whole
-    vector when the hand's was already computed, else one kind at a time
-    (``shanten_steps``). The best discard is the first kind (in kind order)
-    leaving the fewest shanten; none can leave fewer than the hand with the
-    drawn tile has, so the search stops at the first kind leaving that.
+    the hand, so a play stops at the first state already known.
     """
-    position = melded.position
-    counts, wild = variant.split(position, hand)
-    wildcards = position.wildcards
-    wild_tiles = [t for t in hand if t.kind in wildcards]  # their faces matter for scores
-    never_discard = set(wildcards) if variant.name == "putian" else set()
-    after_each, shape = memo.after_each, melded.shape
     plays = memo.plays.get(melded.context)
     if plays is None:
         plays = memo.plays[melded.context] = {}
-    # The tiles held as a number; with a draw's event index, the key of a state (numbers,
-    # not tuples: the garbage collector has no work with them).
-    numbers = memo.tiles
-    real = bytes(counts)
-    held = real + bytes([t.kind for t in wild_tiles])
-    tiles_number = numbers.setdefault(held, len(numbers)) << 32
-    known = after_each.get(real + _BYTES[wild] + shape)
-    if known is not None:
-        current, after = known
-    else:
-        current, after = variant.shanten_of(position, counts, wild), None
-    steps: ShantenSteps | None = None  # asked kind by kind when there is no vector
+    play = _PlayOn(memo, variant, melded, hand)
     visited: list[int] = []
     result: tuple[int, str, int] | None = None
     for at, tile in draws:
-        state = tiles_number | at
+        state = play.number | at
         result = plays.get(state, _UNKNOWN)
         if result is not _UNKNOWN:
             break
-        result = None
         visited.append(state)
-        kind = tile.kind
-        drawn_wild = kind in wildcards
-        # The shanten with the drawn tile (= the best discard's), exact when it improves
-        # on the current one (a Sichuan void-suit tile gets INF, never an improvement).
-        if after is not None:
-            grown = after[kind]
-        else:
-            if steps is None:
-                steps = variant.shanten_steps(position, counts, wild)
-            grown = steps.adding(kind)
-        if grown >= current and not (drawn_wild and never_discard):
-            continue  # no improvement: the drawn tile goes straight back
-        if drawn_wild:
-            wild += 1
-            wild_tiles.append(tile)
-        else:
-            counts[kind] += 1
-        if grown == -1 and variant.may_win(position, counts, wild):
-            tiles = tuple(t for k in range(34) for t in [TILES[k]] * counts[k]) + tuple(
-                wild_tiles)
-            score = variant.score(position.with_hand(tiles, tile))
-            if score.win:
-                result = (at, str(tile), score.points)
-                break
-        removing = variant.shanten_steps(position, counts, wild).removing
-        keep_drawn = removing(kind)
-        choice = kind
-        for other in range(34):
-            if other in never_discard or not (counts[other] or other in wildcards):
-                continue
-            left = removing(other)
-            if left < keep_drawn:
-                keep_drawn, choice = left, other
-                if left == grown:
-                    break  # no discard leaves fewer
-        if choice in wildcards and (drawn_wild or not counts[choice]):
-            wild -= 1
-            wild_tiles.remove(TILES[choice] if TILES[choice] in wild_tiles else wild_tiles[-1])
-        else:
-            counts[choice] -= 1
-        real = bytes(counts)
-        held = real + bytes([t.kind for t in wild_tiles])
-        tiles_number = numbers.setdefault(held, len(numbers)) << 32
-        known = after_each.get(real + _BYTES[wild] + shape)
-        # The removal's entry is the shanten of the hand it leaves.
-        current, after, steps = keep_drawn, known[1] if known is not None else None, None
+        result = play.draw(at, tile)
+        if result is not None:
+            break
     for state in visited:
         plays[state] = result
     if result is None:
         return {"win": False, "draws": len(draws)}
     number = next(n for n, (at, _) in enumerate(draws, start=1) if at == result[0])
     return {"win": True, "draw": number, "tile": result[1], "points": result[2]}
+
+
+class _PlayOn:
+    """A player's tiles in a counterfactual: each draw is discarded straight back
+    unless it lowers the shanten; then the first kind (in kind order) leaving the
+    fewest shanten goes.
+
+    The shanten after each draw and after each discard are the entries of
+    ``shanten_after_each`` and ``shanten_after_removing``: the whole vector when
+    the hand's was already computed, else one kind at a time (``shanten_steps``).
+    """
+
+    __slots__ = ("number", "_memo", "_variant", "_position", "_shape", "_counts", "_wild",
+                 "_wild_tiles", "_never_discard", "_current", "_after", "_steps")
+
+    def __init__(self, memo: _HandMemo, variant: type[Variant], melded: _Melded,
+                 hand: list[Tile]) -> None:
+        self._memo, self._variant, self._position = memo, variant, melded.position
+        self._shape = melded.shape
+        wildcards = melded.position.wildcards
+        self._counts, self._wild = variant.split(melded.position, hand)
+        self._wild_tiles = [t for t in hand if t.kind in wildcards]  # faces matter to scores
+        # Putian never throws a gold away (PT-2); elsewhere a wildcard is a tile like any.
+        self._never_discard = frozenset(wildcards) if variant.name == "putian" else frozenset()
+        self._restate(None)
+
+    def _restate(self, current: int | None) -> None:
+        """Number the tiles held (the key of a state, with a draw's event index: numbers,
+        not tuples, leave the garbage collector no work) and take the hand's shanten
+        vector when it is known; ``current`` is the shanten when the caller knows it."""
+        memo, real = self._memo, bytes(self._counts)
+        held = real + bytes([t.kind for t in self._wild_tiles])
+        self.number = memo.tiles.setdefault(held, len(memo.tiles)) << 32
+        known = memo.after_each.get(real + _BYTES[self._wild] + self._shape)
+        self._after = known[1] if known is not None else None
+        self._steps: ShantenSteps | None = None
+        if current is None:
+            current = known[0] if known is not None else self._variant.shanten_of(
+                self._position, self._counts, self._wild)
+        self._current = current
+
+    def draw(self, at: int, tile: Tile) -> tuple[int, str, int] | None:
+        """Play the draw at event ``at``: (``at``, tile, points) when it wins, else None."""
+        kind = tile.kind
+        drawn_wild = kind in self._position.wildcards
+        # Exact when it improves on the current shanten (a Sichuan void-suit tile gets
+        # INF, never an improvement).
+        grown = self._grown(kind)
+        if grown >= self._current and not (drawn_wild and self._never_discard):
+            return None  # no improvement: the drawn tile goes straight back
+        if drawn_wild:
+            self._wild += 1
+            self._wild_tiles.append(tile)
+        else:
+            self._counts[kind] += 1
+        if grown == -1:
+            points = self._points_won(tile)
+            if points is not None:
+                return at, str(tile), points
+        choice, left = self._best_discard(kind, grown)
+        self._throw(choice, drawn_wild)
+        self._restate(left)  # the removal's entry is the shanten of the hand it leaves
+        return None
+
+    def _grown(self, kind: int) -> int:
+        """The shanten with one tile more of ``kind`` (= after its best discard)."""
+        if self._after is not None:
+            return self._after[kind]
+        if self._steps is None:
+            self._steps = self._variant.shanten_steps(self._position, self._counts, self._wild)
+        return self._steps.adding(kind)
+
+    def _points_won(self, tile: Tile) -> int | None:
+        """The points of a win with the tiles held, just completed by ``tile``."""
+        variant, position, counts = self._variant, self._position, self._counts
+        if not variant.may_win(position, counts, self._wild):
+            return None
+        tiles = tuple(t for k in range(34) for t in [TILES[k]] * counts[k]) + tuple(
+            self._wild_tiles)
+        score = variant.score(position.with_hand(tiles, tile))
+        return score.points if score.win else None
+
+    def _best_discard(self, drawn: int, grown: int) -> tuple[int, int]:
+        """The first kind leaving the fewest shanten, and that shanten; none can leave
+        fewer than the hand with the drawn tile has, so the search stops at ``grown``."""
+        removing = self._variant.shanten_steps(self._position, self._counts, self._wild).removing
+        wildcards, counts = self._position.wildcards, self._counts
+        best, choice = removing(drawn), drawn
+        for other in range(34):
+            if other in self._never_discard or not (counts[other] or other in wildcards):
+                continue
+            left = removing(other)
+            if left < best:
+                best, choice = left, other
+                if left == grown:
+                    break
+        return choice, best
+
+    def _throw(self, choice: int, drawn_wild: bool) -> None:
+        if choice in self._position.wildcards and (drawn_wild or not self._counts[choice]):
+            self._wild -= 1
+            face = TILES[choice]
+            self._wild_tiles.remove(face if face in self._wild_tiles else self._wild_tiles[-1])
+        else:
+            self._counts[choice] -= 1
 
 
 def analyze_json(match: Match) -> dict[str, Any]:
