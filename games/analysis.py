@@ -476,7 +476,7 @@ def _after_each(memo: _HandMemo, variant: type[Variant], melded: _Melded, counts
     key = bytes(counts) + _BYTES[wild] + melded.shape  # not a tuple: no work for the GC
     found = memo.after_each.get(key)
     if found is None:
-        now, after = variant.shanten_after_each_fast(melded.position, counts, wild)
+        now, after = variant.shanten_after_each(melded.position, counts, wild)
         found = memo.after_each[key] = (now, tuple(after))
     return found
 

@@ -60,34 +60,38 @@ VOID_ID = _intern(tuple(0 if i == 0 else INF for i in range(_WIDTH)))
 """A part that may form nothing (a Sichuan void suit, absent honours)."""
 
 
-def _groups_from(counts: tuple[int, ...], low: int, suited: bool) -> list[tuple[tuple[int, ...], int, int, int]]:
-    """Every group whose lowest real tile is ``low``: (rest, sets, pairs, additions)."""
-    options: list[tuple[tuple[int, ...], int, int, int]] = []
+def _groups_from(counts: tuple[int, ...], low: int,
+                 suited: bool) -> list[tuple[tuple[int, ...], int, int, int]]:
+    """Every distinct group whose lowest real tile is ``low``: (rest, sets, pairs,
+    additions). A chow holding only ``low`` is the pung of one real tile (the same rest
+    and additions), and a chow starting below ``low`` is one starting at it."""
     here = counts[low]
+    options = []
     for used in range(1, min(here, 3) + 1):
         rest = counts[:low] + (here - used,) + counts[low + 1 :]
         options.append((rest, 1, 0, 3 - used))
         if used <= 2:
             options.append((rest, 0, 1, 2 - used))
-    if suited:
-        for start in range(max(0, low - 2), min(low, 6) + 1):
-            above = [t for t in range(start, start + 3) if t > low]
-            for mask in range(1 << len(above)):
-                rest_list = list(counts)
-                rest_list[low] -= 1
-                added = 2
-                for bit, t in enumerate(above):
-                    if mask >> bit & 1 and rest_list[t] > 0:
-                        rest_list[t] -= 1
-                        added -= 1
-                    elif mask >> bit & 1:
-                        break
-                else:
-                    options.append((tuple(rest_list), 1, 0, added))
+    if suited and low <= 7:
+        row = list(counts)
+        row[low] -= 1
+        if row[low + 1]:
+            row[low + 1] -= 1
+            options.append((tuple(row), 1, 0, 1))
+            if low <= 6 and row[low + 2]:
+                row[low + 2] -= 1
+                options.append((tuple(row), 1, 0, 0))
+                row[low + 2] += 1
+            row[low + 1] += 1
+        if low <= 6 and row[low + 2]:
+            row[low + 2] -= 1
+            options.append((tuple(row), 1, 0, 1))
     return options
 
 
 def _build(counts: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], Vector]) -> Vector:
+    """The cost vector of a part's counts. A group is a set (its cost moves one set
+    up) or the pair (from no pair to the pair), so each updates a fixed run of entries."""
     found = memo.get(counts)
     if found is not None:
         return found
@@ -96,14 +100,18 @@ def _build(counts: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], Ve
         vector = _empty_vector()
     else:
         best = list(_build(counts[:low] + (counts[low] - 1,) + counts[low + 1 :], suited, memo))
-        for rest, sets, pairs, added in _groups_from(counts, low, suited):
+        for rest, sets, _, added in _groups_from(counts, low, suited):
             sub = _build(rest, suited, memo)
-            for m in range(MAX_SETS + 1 - sets):
-                for p in range(2 - pairs):
-                    cost = sub[m * 2 + p] + added
-                    index = (m + sets) * 2 + p + pairs
-                    if cost < best[index]:
-                        best[index] = cost
+            if sets:  # m sets, p pairs → m + 1 sets, p pairs
+                for i in range(_WIDTH - 2):
+                    cost = sub[i] + added
+                    if cost < best[i + 2]:
+                        best[i + 2] = cost
+            else:  # m sets, no pair → m sets and the pair
+                for i in range(0, _WIDTH, 2):
+                    cost = sub[i] + added
+                    if cost < best[i + 1]:
+                        best[i + 1] = cost
         vector = tuple(best)
     memo[counts] = vector
     return vector
@@ -129,24 +137,22 @@ def honour_id(counts: tuple[int, ...]) -> int:
     return found
 
 
+# Per output index of a combination, the (index in a, index in b) pairs adding up to it.
+_PRODUCT = tuple(
+    tuple((m1 * 2 + p1, m2 * 2 + p2)
+          for m1 in range(MAX_SETS + 1) for p1 in range(2)
+          for m2 in range(MAX_SETS + 1 - m1) for p2 in range(2 - p1)
+          if (m1 + m2) * 2 + p1 + p2 == index)
+    for index in range(_WIDTH))
+
+
 def combine(a: int, b: int) -> int:
-    """Min-plus product of two interned vectors."""
+    """Min-plus product of two interned vectors (one ``min`` per output index)."""
     found = _combined.get((a, b))
     if found is None:
         va, vb = _vectors[a], _vectors[b]
-        out = [INF] * _WIDTH
-        for m1 in range(MAX_SETS + 1):
-            for p1 in range(2):
-                x = va[m1 * 2 + p1]
-                if x >= INF:
-                    continue
-                for m2 in range(MAX_SETS + 1 - m1):
-                    for p2 in range(2 - p1):
-                        y = x + vb[m2 * 2 + p2]
-                        index = (m1 + m2) * 2 + p1 + p2
-                        if y < out[index]:
-                            out[index] = y
-        found = _combined[(a, b)] = _intern(tuple(min(v, INF) for v in out))
+        out = [min([va[i] + vb[j] for i, j in pairs]) for pairs in _PRODUCT]
+        found = _combined[(a, b)] = _intern(tuple([v if v < INF else INF for v in out]))
     return found
 
 
@@ -245,141 +251,8 @@ def needed_two_suits(counts: Sequence[int], sets: int) -> tuple[int, int, int]:
             _vectors[combine(a, b)][index])
 
 
-def needed_after_each(
-    counts: Sequence[int], sets: int, void: int | None = None, honours: bool = True,
-    step: int = 1,
-) -> tuple[int, list[int]]:
-    """Tiles needed now, and after adding (``step`` −1: removing) one tile of each kind.
-
-    Only the added tile's part changes, so each kind costs one lookup and one
-    combination with the other three parts, precombined. Kinds that can't be
-    added (void suit, absent honours) get ``INF``.
-    """
-    ids = part_ids(counts, void, honours)
-    ab, cd = combine(ids[0], ids[1]), combine(ids[2], ids[3])
-    others = (combine(ids[1], cd), combine(ids[0], cd), combine(ab, ids[3]), combine(ab, ids[2]))
-    index = sets * 2 + 1
-    vectors, combined = _vectors, _combined
-    now = vectors[combine(ab, cd)][index]
-    out = [INF] * 34
-    for part in range(4 if honours else 3):
-        if part == void:
-            continue
-        width, lookup, known = (9, suit_id, _suit_ids) if part < 3 else (7, honour_id, _honour_ids)
-        key = list(counts[part * 9 : part * 9 + width])
-        other = others[part]
-        for i in range(width):
-            if key[i] + step < 0:
-                continue
-            key[i] += step
-            grown = tuple(key)
-            key[i] -= step
-            found = known.get(grown)
-            if found is None:
-                found = lookup(grown)
-            pair = combined.get((found, other))
-            if pair is None:
-                pair = combine(found, other)
-            out[part * 9 + i] = vectors[pair][index]
-    return now, out
-
-
 _NO_PART = _intern((INF,) * _WIDTH)
 """A part that can't be: one tile fewer of a kind it doesn't hold."""
-
-# The same tables built faster, for the helpers below (hot loops meet many new hands):
-# the same vectors in the same memos, so either way of building gives the same ids.
-
-# Per output index of a combination, the (index in a, index in b) pairs adding up to it.
-_PRODUCT = tuple(
-    tuple((m1 * 2 + p1, m2 * 2 + p2)
-          for m1 in range(MAX_SETS + 1) for p1 in range(2)
-          for m2 in range(MAX_SETS + 1 - m1) for p2 in range(2 - p1)
-          if (m1 + m2) * 2 + p1 + p2 == index)
-    for index in range(_WIDTH))
-
-
-def _combine_fast(a: int, b: int) -> int:
-    """:func:`combine`, the same vector, one ``min`` per output index."""
-    found = _combined.get((a, b))
-    if found is None:
-        va, vb = _vectors[a], _vectors[b]
-        out = [min([va[i] + vb[j] for i, j in pairs]) for pairs in _PRODUCT]
-        found = _combined[(a, b)] = _intern(tuple([v if v < INF else INF for v in out]))
-    return found
-
-
-def _groups_fast(counts: tuple[int, ...], low: int,
-                 suited: bool) -> list[tuple[tuple[int, ...], int, int, int]]:
-    """The distinct groups of :func:`_groups_from`: a chow with ``low`` and nothing
-    above it is the pung of one real tile (the same rest and additions), and the chows
-    starting below ``low`` repeat those starting at it."""
-    here = counts[low]
-    options = []
-    for used in range(1, min(here, 3) + 1):
-        rest = counts[:low] + (here - used,) + counts[low + 1 :]
-        options.append((rest, 1, 0, 3 - used))
-        if used <= 2:
-            options.append((rest, 0, 1, 2 - used))
-    if suited and low <= 7:
-        row = list(counts)
-        row[low] -= 1
-        if row[low + 1]:
-            row[low + 1] -= 1
-            options.append((tuple(row), 1, 0, 1))
-            if low <= 6 and row[low + 2]:
-                row[low + 2] -= 1
-                options.append((tuple(row), 1, 0, 0))
-                row[low + 2] += 1
-            row[low + 1] += 1
-        if low <= 6 and row[low + 2]:
-            row[low + 2] -= 1
-            options.append((tuple(row), 1, 0, 1))
-    return options
-
-
-def _build_fast(counts: tuple[int, ...], suited: bool,
-                memo: dict[tuple[int, ...], Vector]) -> Vector:
-    """:func:`_build`, the same vector: a group is a set (its cost moves one set up) or
-    the pair (moves from no pair to the pair), so each updates a fixed run of entries."""
-    found = memo.get(counts)
-    if found is not None:
-        return found
-    low = next((i for i, n in enumerate(counts) if n), None)
-    if low is None:
-        vector = _empty_vector()
-    else:
-        best = list(_build_fast(counts[:low] + (counts[low] - 1,) + counts[low + 1 :], suited,
-                                memo))
-        for rest, sets, _, added in _groups_fast(counts, low, suited):
-            sub = _build_fast(rest, suited, memo)
-            if sets:  # m sets, p pairs → m + 1 sets, p pairs
-                for i in range(_WIDTH - 2):
-                    cost = sub[i] + added
-                    if cost < best[i + 2]:
-                        best[i + 2] = cost
-            else:  # m sets, no pair → m sets and the pair
-                for i in range(0, _WIDTH, 2):
-                    cost = sub[i] + added
-                    if cost < best[i + 1]:
-                        best[i + 1] = cost
-        vector = tuple(best)
-    memo[counts] = vector
-    return vector
-
-
-def _part_id_fast(counts: tuple[int, ...]) -> int:
-    """:func:`suit_id` (nine counts) or :func:`honour_id` (seven), built faster."""
-    if len(counts) == 9:
-        found = _suit_ids.get(counts)
-        if found is None:
-            found = _suit_ids[counts] = _intern(_build_fast(counts, True, _suit_memo))
-    else:
-        found = _honour_ids.get(counts)
-        if found is None:
-            found = _honour_ids[counts] = _intern(_build_fast(counts, False, _honour_memo))
-    return found
-
 
 _part_numbers: dict[tuple[int, ...], int] = {}
 _part_counts: list[tuple[int, ...]] = []
@@ -390,12 +263,17 @@ _stepped: dict[int, tuple[int, ...]] = {}  # part number * 2 + (step > 0)
 _part_needs: dict[int, tuple[int, ...]] = {}  # that << 40 | other << 8 | index
 
 
+def _part_id(counts: tuple[int, ...]) -> int:
+    """:func:`suit_id` of nine counts, :func:`honour_id` of seven."""
+    return suit_id(counts) if len(counts) == 9 else honour_id(counts)
+
+
 def _part_number(counts: tuple[int, ...]) -> int:
     """A small number for a part's counts (a suit's nine, the honours' seven), so the
     tables below are keyed by numbers: a tuple of counts is hashed once per use."""
     found = _part_numbers.get(counts)
     if found is None:
-        vector_id = _part_id_fast(counts)  # outside the lock: it may intern vectors
+        vector_id = _part_id(counts)  # outside the lock: it may intern vectors
         with _numbering:
             found = _part_numbers.get(counts)
             if found is None:
@@ -416,7 +294,7 @@ def _stepped_ids(number: int, step: int) -> tuple[int, ...]:
                 ids.append(_NO_PART)
                 continue
             row[i] += step
-            ids.append(_part_id_fast(tuple(row)))
+            ids.append(_part_id(tuple(row)))
             row[i] -= step
         found = _stepped[number * 2 + (step > 0)] = tuple(ids)
     return found
@@ -434,7 +312,7 @@ def _needs_of_part(number: int, step: int, other: int, index: int) -> tuple[int,
         try:
             found = tuple([vectors[combined[part, other]][index] for part in stepped])
         except KeyError:  # a combination not made yet
-            found = tuple([vectors[_combine_fast(part, other)][index] for part in stepped])
+            found = tuple([vectors[combine(part, other)][index] for part in stepped])
         _part_needs[key] = found
     return found
 
@@ -442,17 +320,21 @@ def _needs_of_part(number: int, step: int, other: int, index: int) -> tuple[int,
 _NOTHING = ((INF,) * 9, (INF,) * 7)
 
 
-def needed_after_each_fast(
+def needed_after_each(
     counts: Sequence[int], sets: int, void: int | None = None, honours: bool = True,
     step: int = 1,
 ) -> tuple[int, list[int]]:
-    """The same as :func:`needed_after_each`, for hot loops: a part's needs one tile on,
-    given the combination of the other three, are remembered.
+    """Tiles needed now, and after adding (``step`` −1: removing) one tile of each kind.
+
+    Only that tile's part changes, so each kind is one lookup and one combination
+    with the other three parts combined; a part's needs one tile on, given the
+    other three, are remembered (hands often share them). Kinds that can't be
+    added (void suit, absent honours) or removed (not held) get ``INF``.
 
     >>> from games.tiles import counts_of, parse_tiles
-    >>> counts = counts_of(parse_tiles("123456789m1234p"))
-    >>> needed_after_each_fast(counts, 4, step=-1) == needed_after_each(counts, 4, step=-1)
-    True
+    >>> now, after = needed_after_each(counts_of(parse_tiles("123456789m1234p")), 4)
+    >>> now, after[9], after[12], after[27]  # as is, with 1p, 4p, E
+    (1, 0, 0, 1)
     """
     numbers, vector_of = _part_numbers, _part_vectors
     parts = []
@@ -469,10 +351,10 @@ def needed_after_each_fast(
                   combined[ab, ids[2]])
         total = combined[ab, cd]
     except KeyError:  # a combination not made yet
-        ab, cd = _combine_fast(ids[0], ids[1]), _combine_fast(ids[2], ids[3])
-        others = (_combine_fast(ids[1], cd), _combine_fast(ids[0], cd),
-                  _combine_fast(ab, ids[3]), _combine_fast(ab, ids[2]))
-        total = _combine_fast(ab, cd)
+        ab, cd = combine(ids[0], ids[1]), combine(ids[2], ids[3])
+        others = (combine(ids[1], cd), combine(ids[0], cd),
+                  combine(ab, ids[3]), combine(ab, ids[2]))
+        total = combine(ab, cd)
     if step not in (1, -1):
         raise ValueError("step is 1 or -1")
     index = sets * 2 + 1
@@ -501,7 +383,7 @@ def _neighbour(number: int, step: int, index: int) -> int:
         return _NO_PART
     row = list(counts)
     row[index] += step
-    return _part_id_fast(tuple(row))
+    return _part_id(tuple(row))
 
 
 class OneTileOn:
@@ -536,10 +418,10 @@ class OneTileOn:
             self._others = (combined[b, cd], combined[a, cd], combined[ab, d], combined[ab, c])
             total = combined[ab, cd]
         except KeyError:  # a combination not made yet
-            ab, cd = _combine_fast(a, b), _combine_fast(c, d)
-            self._others = (_combine_fast(b, cd), _combine_fast(a, cd), _combine_fast(ab, d),
-                            _combine_fast(ab, c))
-            total = _combine_fast(ab, cd)
+            ab, cd = combine(a, b), combine(c, d)
+            self._others = (combine(b, cd), combine(a, cd), combine(ab, d),
+                            combine(ab, c))
+            total = combine(ab, cd)
         self._parts, self._index, self._void, self._honours = parts, sets * 2 + 1, void, honours
         self.needed = _vectors[total][self._index]  # tiles needed now
 
@@ -554,7 +436,7 @@ class OneTileOn:
             found = _neighbours[key] = _neighbour(number, step, kind - part * 9)
         pair = _combined.get((found, self._others[part]))
         if pair is None:
-            pair = _combine_fast(found, self._others[part])
+            pair = combine(found, self._others[part])
         return _vectors[pair][self._index]
 
 

@@ -302,18 +302,6 @@ class Variant:
         """Shanten now, and after drawing each kind (a wildcard kind adds a wildcard)."""
         now, after = tables.needed_after_each(counts, cls.SETS - len(position.melds),
                                               honours=bool(cls.HONOURS))
-        grown = [max(n - wild - 1, -1) for n in after]
-        for kind in position.wildcards:
-            grown[kind] = max(now - wild - 2, -1)
-        return max(now - wild - 1, -1), grown
-
-    @classmethod
-    def shanten_after_each_fast(cls, position: Position, counts: Sequence[int],
-                                wild: int) -> tuple[int, list[int]]:
-        """The same as :meth:`shanten_after_each`, through ``tables.needed_after_each_fast``
-        (for hot loops: the annotation's counterfactuals)."""
-        now, after = tables.needed_after_each_fast(counts, cls.SETS - len(position.melds),
-                                                   honours=bool(cls.HONOURS))
         limit = wild + 1  # max(n - limit, -1), without a call per kind
         grown = [n - limit if n >= limit else -1 for n in after]
         for kind in position.wildcards:
@@ -1055,27 +1043,6 @@ class Sichuan(Variant):
         return max(best, -1)
 
     @classmethod
-    def shanten_after_each(cls, position: Position, counts: Sequence[int],
-                           wild: int) -> tuple[int, list[int]]:
-        sets = cls.SETS - len(position.melds)
-        best_now, best_after = tables.INF, [tables.INF] * KINDS
-        for void in cls._voids(position):
-            now, after = tables.needed_after_each(counts, sets, void=void, honours=False)
-            best_now = min(best_now, now - 1)
-            best_after = [min(b, n - 1) for b, n in zip(best_after, after, strict=True)]
-            if not position.melds:
-                pairs = sum(n // 2 for k, n in enumerate(counts) if k // 9 != void)
-                singles = sum(n % 2 for k, n in enumerate(counts) if k // 9 != void)
-                best_now = min(best_now, tables.seven_pairs_from(pairs, singles))
-                for kind in range(27):
-                    if kind // 9 != void:
-                        odd = counts[kind] % 2  # the tile pairs a single, or starts one
-                        after_pairs = tables.seven_pairs_from(pairs + odd,
-                                                              singles - odd + (1 - odd))
-                        best_after[kind] = min(best_after[kind], max(after_pairs, -1))
-        return max(best_now, -1), [max(b, -1) for b in best_after]
-
-    @classmethod
     def shanten_after_removing(cls, position: Position, counts: Sequence[int],
                                wild: int) -> tuple[int, list[int]]:
         sets = cls.SETS - len(position.melds)
@@ -1109,16 +1076,16 @@ class Sichuan(Variant):
         return now_best, best
 
     @classmethod
-    def shanten_after_each_fast(cls, position: Position, counts: Sequence[int],
-                                wild: int) -> tuple[int, list[int]]:
-        """The same as :meth:`shanten_after_each`, through ``tables.needed_after_each_fast``
-        and with the seven-pairs shanten after a draw taken once for kinds held an odd,
-        once for kinds held an even number of times."""
+    def shanten_after_each(cls, position: Position, counts: Sequence[int],
+                           wild: int) -> tuple[int, list[int]]:
+        """Shanten now and after each draw, the best over the suits that may be void;
+        the seven-pairs shanten after a draw is taken once for kinds held an odd, once
+        for kinds held an even number of times."""
         sets = cls.SETS - len(position.melds)
         seven = not position.melds
         best_now, best_after = tables.INF, [tables.INF] * KINDS
         for void in cls._voids(position):
-            now, after = tables.needed_after_each_fast(counts, sets, void=void, honours=False)
+            now, after = tables.needed_after_each(counts, sets, void=void, honours=False)
             best_now = min(best_now, now - 1)
             best_after = [b if b < n - 1 else n - 1 for b, n in zip(best_after, after, strict=True)]
             if seven:

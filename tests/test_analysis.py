@@ -908,21 +908,23 @@ def random_shapes(variant: str, count: int, seed: int) -> Iterator[tuple[Any, li
 
 
 @pytest.mark.parametrize("step", (1, -1))
-def test_fast_table_vectors_equal_the_plain_ones(step: int) -> None:
+def test_it_needs_after_each_kind_what_the_changed_hand_needs(step: int) -> None:
     from games import tables
+    from tests import reference_shapes as plain
 
     for variant in VARIANTS:
         for position, counts, _ in random_shapes(variant, 300, 7):
             sets = position.variant.SETS - len(position.melds)
             for void, honours in ((None, True), (position.void, False), (1, True)):
-                assert tables.needed_after_each_fast(counts, sets, void, honours, step) == \
-                    tables.needed_after_each(counts, sets, void, honours, step)
+                assert tables.needed_after_each(counts, sets, void, honours, step) == \
+                    plain.needed_after_each(counts, sets, void, honours, step)
 
 
-def test_fast_table_building_equals_the_plain_one() -> None:
+def test_it_builds_and_combines_vectors_like_the_plain_definitions() -> None:
     import random
 
     from games import tables
+    from tests import reference_shapes as plain
 
     rng = random.Random(29)
     for _ in range(400):
@@ -931,19 +933,18 @@ def test_fast_table_building_equals_the_plain_one() -> None:
             suit[kind] = min(suit[kind] + 1, 5)
         honours = [min(n, 4) for n in rng.choices(range(4), k=7)]
         for counts, suited in ((tuple(suit), True), (tuple(honours), False)):
-            assert tables._build_fast(counts, suited, {}) == tables._build(counts, suited, {})
+            assert tables._build(counts, suited, {}) == plain.build(counts, suited, {})
             for low in (i for i, n in enumerate(counts) if n):
-                assert set(tables._groups_fast(counts, low, suited)) == set(
-                    tables._groups_from(counts, low, suited))
+                groups = tables._groups_from(counts, low, suited)
+                assert len(set(groups)) == len(groups), "each group once"
+                assert set(groups) == set(plain.groups_from(counts, low, suited))
         tables.suit_id(tuple(suit))  # vectors to combine below
         tables.honour_id(tuple(honours))
     ids = range(len(tables._vectors))
     for _ in range(400):
         a, b = rng.choice(ids), rng.choice(ids)
-        tables._combined.pop((a, b), None)
-        plain = tables.combine(a, b)
-        tables._combined.pop((a, b))
-        assert tables._combine_fast(a, b) == plain
+        assert tables.vector(tables.combine(a, b)) == plain.combine(tables.vector(a),
+                                                                    tables.vector(b))
 
 
 _THREADED_TABLES = """
@@ -960,7 +961,7 @@ def work(seed, out):
         sets = 4 if sum(counts) < 15 else 5
         step = rng.choice([1, -1])
         needs = tables.OneTileOn(counts, sets)
-        out.append([counts, sets, step, tables.needed_after_each_fast(counts, sets, step=step),
+        out.append([counts, sets, step, tables.needed_after_each(counts, sets, step=step),
                     [needs.after(kind, step) for kind in range(34)]])
 
 outs = [[] for _ in range(4)]
@@ -976,24 +977,26 @@ print(json.dumps([row for out in outs for row in out]))
 def test_it_builds_the_tables_right_from_several_threads_at_once() -> None:
     """A threaded web server renders boards while it annotates: threads numbering new
     parts at the same time once swapped their entries for good (a fresh process, threads
-    switching as often as possible, every answer checked against this process's)."""
-    from games import tables
+    switching as often as possible, every answer checked against the plain definition)."""
+    from tests import reference_shapes as plain
 
     done = subprocess.run([sys.executable, "-c", _THREADED_TABLES], capture_output=True,
                           text=True, cwd=ROOT, timeout=300, check=True)
     rows = json.loads(done.stdout)
     assert len(rows) == 6000 and not done.stderr
     for counts, sets, step, (now, after), one_by_one in rows:
-        assert (now, after) == tables.needed_after_each(counts, sets, step=step)
+        assert (now, after) == plain.needed_after_each(counts, sets, step=step)
         assert one_by_one == after
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_fast_shanten_vectors_equal_the_plain_ones(variant: str) -> None:
+def test_it_gives_the_shanten_after_each_draw_of_the_plain_definition(variant: str) -> None:
+    from tests import reference_shapes as plain
+
     for position, counts, wild in random_shapes(variant, 400, 11):
         cls = position.variant
-        assert cls.shanten_after_each_fast(position, counts, wild) == \
-            cls.shanten_after_each(position, counts, wild)
+        assert cls.shanten_after_each(position, counts, wild) == \
+            plain.shanten_after_each(cls, position, counts, wild)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -1047,7 +1050,7 @@ def test_the_vector_after_each_draw_decides_like_the_shanten_of_the_grown_hand(
         cls = position.variant
         if (sum(counts) + wild) % 3 != 1:
             continue
-        now, after = cls.shanten_after_each_fast(position, counts, wild)
+        now, after = cls.shanten_after_each(position, counts, wild)
         assert now == cls.shanten_of(position, counts, wild)
         for tile in cls.drawable(position):
             kind = tile.kind
