@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from django import template
 from django.templatetags.static import static
@@ -51,6 +52,44 @@ _TILE_BY_CODE = _tiles_by_code()
 def unit(name: str) -> str:
     """A pattern's unit in the reader's language."""
     return {"tai": _("tai"), "fan": _("fan"), "points": _("points")}.get(name, name)
+
+
+@register.filter
+def score_value(score: dict[str, Any] | None) -> str:
+    """A win's value in the variant's own terms: points, with the tai and fan they come
+    from where the variant counts them (Jiaxing JX-5.1: base × tai × 2^fan; Sichuan fan).
+
+    >>> score_value({"tai": 2, "fan": 1, "points": 4})
+    '4 points (2 tai, 1 fan)'
+    >>> score_value({"points": 8})
+    '8 points'
+    """
+    if not score:
+        return ""
+    terms = [f"{score[name]} {unit(name)}" for name in ("tai", "fan") if name in score]
+    points = _("%(points)s points") % {"points": score.get("points", 0)}
+    return f"{points} ({', '.join(terms)})" if terms else points
+
+
+@register.filter
+def score_title(score: dict[str, Any] | None) -> str:
+    """Each pattern of a win with its rule id and value, then the reading, for a tooltip.
+
+    >>> score_title({"patterns": [{"id": "JX-6.7", "name": "混一色", "en": "half flush",
+    ...              "tai": 2}], "reading": "234s 55s"})
+    'JX-6.7 混一色 half flush 2 tai · 234s 55s'
+    """
+    if not score:
+        return ""
+    parts = []
+    for pattern in score.get("patterns", []):
+        value = next((f" {pattern[name]} {unit(name)}" for name in ("tai", "fan", "points")
+                      if name in pattern), "")
+        parts.append(f"{pattern.get('id', '')} {pattern.get('name', '')} "
+                     f"{pattern.get('en', '')}{value}")
+    if score.get("reading"):
+        parts.append(str(score["reading"]))
+    return " · ".join(parts)
 
 
 @register.filter
