@@ -20,6 +20,7 @@ puzzle everywhere; :func:`ready_spots` finds puzzles in real hands.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,13 +56,31 @@ class WinningTile:
 
 @dataclass(frozen=True)
 class Trap:
-    """A tile that completes the shape and still doesn't win, with the rule that says so."""
+    """A tile that completes the shape and still doesn't win, with the rule that says so
+    (``copies``: how many the game has, when the player holds them all, C-1/PT-2).
+
+    >>> Trap(Tile.parse("5m"), "JX-5.3: needs 清一色, 混一色, 全老头 or 对对和").rule
+    'JX-5.3'
+    """
 
     tile: Tile
     reason: str
+    copies: int | None = None
+
+    @property
+    def rule(self) -> str:
+        """The rule id the reason starts with ("" when it names none)."""
+        found = _RULE_ID.match(self.reason)
+        return found.group(1) if found else ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"tile": str(self.tile), "reason": self.reason}
+        out: dict[str, Any] = {"tile": str(self.tile), "reason": self.reason, "rule": self.rule}
+        if self.copies is not None:
+            out["copies"] = self.copies
+        return out
+
+
+_RULE_ID = re.compile(r"^((?:JX|PT|SC)-\d+(?:\.\d+)*|C-\d+):")
 
 
 @dataclass(frozen=True)
@@ -134,7 +153,7 @@ def _traps(position: Position, winning: set[int]) -> Iterator[Trap]:
         copies = variant.copies(context, kind)
         if own[kind] >= copies:  # the shape wants a copy that doesn't exist
             yield Trap(tile, f"{variant.copy_rule(context, kind)}: all {copies} copies of "
-                             f"{tile} are in this hand already")
+                             f"{tile} are in this hand already", copies)
             continue
         result = variant.score(context.with_hand((*hand, tile), tile))
         if not result.win:

@@ -184,8 +184,20 @@ def _feedback(found: Puzzle, verdict: engine.Verdict) -> dict[str, Any]:
             "patterns": score.get("patterns", []), "best": wait["tile"] in found.answer["best"],
             "status": "right" if wait["tile"] in verdict.right else "missed",
         })
-    return {"waits": waits, "traps": found.answer.get("traps", []), "unit": unit,
-            "wrong": verdict.wrong}
+    traps = [{**trap, "text": trap_text(trap)} for trap in found.answer.get("traps", [])]
+    return {"waits": waits, "traps": traps, "unit": unit, "wrong": verdict.wrong}
+
+
+def trap_text(trap: dict[str, Any]) -> str:
+    """Why a trap tile doesn't win, in the reader's language where the rule is one the
+    engine words the same way every time; else the engine's own sentence."""
+    rule = trap.get("rule", "")
+    if trap.get("copies") is not None:
+        return _("%(rule)s: all %(copies)s copies of %(tile)s are in this hand already") % {
+            "rule": rule, "copies": trap["copies"], "tile": trap["tile"]}
+    if rule == "JX-5.3":
+        return _("JX-5.3: a win needs 清一色, 混一色, 全老头 or 对对和")
+    return str(trap.get("reason", ""))
 
 
 def _credit(request: HttpRequest, found: Puzzle) -> dict[str, Any] | None:

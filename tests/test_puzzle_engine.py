@@ -131,7 +131,8 @@ def test_it_lists_shape_completing_tiles_that_fail_jx_5_3_as_traps() -> None:
     trap = answer.traps[0]
     assert isinstance(trap, Trap) and "JX-5.3" in trap.reason, trap.reason
     assert "7p" not in answer.tiles
-    assert answer.to_json()["traps"] == [{"tile": "7p", "reason": trap.reason}]
+    assert answer.to_json()["traps"] == [{"tile": "7p", "reason": trap.reason,
+                                          "rule": "JX-5.3"}]
 
 
 def test_it_wins_a_ready_flush_on_the_wildcard_c_4() -> None:
@@ -246,8 +247,10 @@ def test_it_never_lists_a_kind_whose_copies_are_all_held_c_1(
     answer = solve(Position.from_json(data))
     assert impossible not in answer.tiles, [w.to_json()["remaining"] for w in answer.waits]
     assert answer.tiles == expected
-    traps = {str(t.tile): t.reason for t in answer.traps}
-    assert traps[impossible].startswith("C-1: all 4 copies"), traps
+    traps = {str(t.tile): t for t in answer.traps}
+    assert traps[impossible].reason.startswith("C-1: all 4 copies"), traps
+    assert traps[impossible].to_json() == {"tile": impossible, "reason": traps[impossible].reason,
+                                           "rule": "C-1", "copies": 4}
 
 
 def test_it_refuses_a_hand_that_is_not_one_tile_short() -> None:

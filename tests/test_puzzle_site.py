@@ -764,3 +764,33 @@ def test_only_a_public_matchs_annotation_harvests_puzzles(
     # Called directly, the task still skips it.
     tasks.harvest_puzzles.delay(stored["private"].pk)
     assert not Puzzle.objects.filter(match=stored["private"]).exists()
+
+
+def _puzzle_with_trap(variant: str, has_trap: Any) -> Puzzle:
+    """The first generated hard puzzle (seeds trap-0, trap-1, …) with a trap ``has_trap``
+    accepts; the same one every run (generation is deterministic)."""
+    for number in range(60):
+        found = puzzles.generated_puzzle(variant, 3, f"trap-{number}")
+        if any(has_trap(trap) for trap in found.answer.get("traps", [])):
+            return found
+    pytest.fail(f"no {variant} puzzle with such a trap in 60 seeds")
+
+
+@pytest.mark.parametrize(("language", "requirement", "copies"), [
+    ("en", "JX-5.3: a win needs 清一色, 混一色, 全老头 or 对对和",
+     "C-1: all 4 copies of {tile} are in this hand already"),
+    ("zh-hans", "JX-5.3：和牌须为清一色、混一色、全老头或对对和",
+     "C-1：{tile} 的 4 张牌都已在这手牌里"),
+])
+def test_the_feedback_says_why_each_trap_does_not_win_in_the_readers_language(
+        client: Client, db: None, language: str, requirement: str, copies: str) -> None:
+    headers = {**HTMX, "Accept-Language": language}
+    pattern = _puzzle_with_trap("jiaxing", lambda t: t.get("rule") == "JX-5.3")
+    markup = text_of(page(client.post(answer_url(pattern), right_answer(pattern),
+                                      headers=headers)))
+    assert requirement in markup
+    held = _puzzle_with_trap("jiaxing", lambda t: t.get("copies") == 4)
+    trap = next(t for t in held.answer["traps"] if t.get("copies") == 4)
+    assert trap["rule"] == "C-1"
+    markup = text_of(page(client.post(answer_url(held), right_answer(held), headers=headers)))
+    assert copies.format(tile=trap["tile"]) in markup
