@@ -40,6 +40,15 @@ class PuzzleError(ValueError):
     """A position that can't be a puzzle, or a pick that can't be read."""
 
 
+class PickError(PuzzleError):
+    """A typed pick that isn't tile notation: the ``word`` and the 1-based ``position`` of
+    the first character that can't be read in it."""
+
+    def __init__(self, word: str, position: int, message: str) -> None:
+        self.word, self.position = word, position
+        super().__init__(message)
+
+
 # -- answers ------------------------------------------------------------------
 
 
@@ -170,17 +179,17 @@ def parse_pick(text: str) -> list[str]:
     ['3m', '6p', '9p']
     >>> parse_pick("3x")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
-    PuzzleError: can't read '3x': bad tile notation '3x': unexpected 'x' at position 2 (C-1)
+    PickError: can't read '3x': bad tile notation '3x': unexpected 'x' at position 2 (C-1)
     >>> parse_pick("3m, 6x")  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
-    PuzzleError: can't read '6x': bad tile notation '6x': unexpected 'x' at position 2 (C-1)
+    PickError: can't read '6x': bad tile notation '6x': unexpected 'x' at position 2 (C-1)
     """
     tiles: set[Tile] = set()
     for word in text.replace(",", " ").split():
         try:
             tiles.update(parse_tiles(word))
         except NotationError as error:
-            raise PuzzleError(f"can't read {word!r}: {error}") from None
+            raise PickError(word, error.position + 1, f"can't read {word!r}: {error}") from None
     return [str(t) for t in sorted(tiles, key=lambda t: t.kind)]
 
 

@@ -89,8 +89,11 @@ def answer(request: HttpRequest, public_id: str) -> HttpResponse:
             "%(tile)s is not a tile.") % {"tile": unknown[0][:8]})
     try:
         picked |= set(engine.parse_pick(request.POST.get("notation", "")[:200]))
-    except engine.PuzzleError as problem:
-        return _puzzle_page(request, found, daily_day, status=400, error=str(problem))
+    except engine.PickError as problem:
+        return _puzzle_page(request, found, daily_day, status=400, error=_(
+            "Can't read “%(word)s” as tiles: character %(position)s is not tile notation "
+            "(C-1). Write tiles like 36p 7z.") % {"word": problem.word[:20],
+                                                   "position": problem.position})
     bonus = request.POST.get("bonus", "").strip()
     if bonus and bonus not in known:
         return _puzzle_page(request, found, daily_day, status=400, error=_(

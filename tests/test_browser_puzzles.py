@@ -199,7 +199,7 @@ def test_a_refused_answer_shows_its_message_with_javascript(page: Page, site: st
     page.goto(f"{site}/puzzles/daily/?variant=jiaxing")
     page.locator("#notation").fill("3x")
     page.get_by_role("button", name="Check my answer").click()
-    expect(page.locator("#answer .error")).to_contain_text("can't read '3x'", timeout=1500)
+    expect(page.locator("#answer .error")).to_contain_text("Can't read “3x” as tiles", timeout=1500)
 
 
 def test_it_works_on_a_phone(browser: Browser, browser_context_args: dict[str, Any],
@@ -249,6 +249,6 @@ def test_the_form_works_without_javascript(browser: Browser,
         page.goto(f"{site}/puzzles/daily/?variant=sichuan")
         page.locator("#notation").fill("3x")
         page.get_by_role("button", name="Check my answer").click()
-        expect(page.locator("#answer .error")).to_contain_text("can't read '3x'")
+        expect(page.locator("#answer .error")).to_contain_text("Can't read “3x” as tiles")
     finally:
         context.close()

@@ -396,7 +396,8 @@ def test_a_plain_second_answer_says_it_was_not_counted(client: Client, hard: Puz
 @pytest.mark.parametrize(("data", "message"), [
     ({}, "Pick at least one winning tile: click tiles or type them, like 36p 7z."),
     ({"notation": "   "}, "Pick at least one winning tile"),
-    ({"notation": "3x"}, "can't read '3x'"),
+    ({"notation": "3x"}, "Can't read “3x” as tiles: character 2 is not tile notation (C-1)."),
+    ({"notation": "5m 12<b>"}, "Can't read “12<b>” as tiles: character 3 is not tile"),
     ({"tile": "3x"}, "3x is not a tile."),
     ({"tile": ["1m", "<b>9q"]}, "<b>9q is not a tile."),
     ({"tile": "1m", "bonus": "zz"}, "The best wait must be one tile, like 5m."),
