@@ -80,3 +80,11 @@ def test_it_draws_waits_as_tiles_with_value_copies_left_and_rules(
             and left == f"{wait['remaining']} left"
             and all(p["id"] in html.unescape(title) for p in score["patterns"])
             for title, tile, value, left in drawn), f"{wait} not drawn among {drawn}"
+
+
+def test_it_words_a_score_in_chinese() -> None:
+    from django.utils import translation
+
+    with translation.override("zh-hans"):
+        assert score_value({"tai": 2, "fan": 1, "points": 4}) == "4 分（2 台，1 番）"
+        assert score_value({"points": 8}) == "8 分"

@@ -569,8 +569,10 @@ def test_it_translates_every_message(catalogue: list[Entry]) -> None:
     assert plurals, "the hand count is a plural"
     for e in plurals:
         assert sorted(e.msgstr) == [0], e.msgid  # Chinese: one plural form
-    # the translation is Chinese, not the English copied over (unless it is only placeholders)
-    assert [e.msgid for e in messages if not re.search(r"[\u4e00-\u9fff]", e.msgstr[0])
+    # the translation is Chinese (characters or full-width punctuation), not the English
+    # copied over (unless it is only placeholders)
+    assert [e.msgid for e in messages
+            if not re.search(r"[\u4e00-\u9fff\u3000-\u303f\uff00-\uffef]", e.msgstr[0])
             and PLACEHOLDER.sub("", e.msgstr[0]).strip()] == []
 
 

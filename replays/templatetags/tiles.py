@@ -10,6 +10,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from replays.board import TileView
 
@@ -68,7 +69,10 @@ def score_value(score: dict[str, Any] | None) -> str:
         return ""
     terms = [f"{score[name]} {unit(name)}" for name in ("tai", "fan") if name in score]
     points = _("%(points)s points") % {"points": score.get("points", 0)}
-    return f"{points} ({', '.join(terms)})" if terms else points
+    if not terms:
+        return points
+    return pgettext("a score", "%(points)s (%(terms)s)") % {
+        "points": points, "terms": pgettext("between terms", ", ").join(terms)}
 
 
 @register.filter
