@@ -160,6 +160,9 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_SOFT_TIME_LIMIT", 120)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TIME_LIMIT", 180)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# The engine keeps the shape tables it builds (they make later hands fast) and they grow
+# with the hands met; a worker process above this size is replaced after its task.
+CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_MB", 600) * 1024  # KiB
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT",
                                                                  600)}
 

@@ -684,6 +684,17 @@ def test_it_time_limit_settings_reach_the_annotation_task() -> None:
     assert result.stdout.split() == ["30", "45"]
 
 
+
+def test_it_replaces_worker_processes_that_grow_too_big() -> None:
+    """The engine's tables grow with the hands met: the memory cap reaches Celery in KiB."""
+    script = ("import django; django.setup(); from mahjong_site.celery import app; "
+              "print(app.conf.worker_max_memory_per_child)")
+    environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
+                   "CELERY_WORKER_MAX_MEMORY_MB": "300"}
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment,
+                            capture_output=True, text=True, timeout=60, check=True)
+    assert result.stdout.split() == [str(300 * 1024)]
+
 # -- manage.py bench_annotation (the site's speed figures) --------------------------------
 
 
