@@ -317,6 +317,32 @@ def _needs_of_part(number: int, step: int, other: int, index: int) -> tuple[int,
     return found
 
 
+def _parts_and_others(counts: Sequence[int], void: int | None,
+                      honours: bool) -> tuple[list[int], tuple[int, int, int, int], int]:
+    """The four parts' numbers, for each part the vector id of the other three combined,
+    and the id of all four combined (a void suit or absent honours form nothing)."""
+    numbers, vector_of = _part_numbers, _part_vectors
+    parts = []
+    for key in (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
+                tuple(counts[27:34])):
+        number = numbers.get(key)
+        parts.append(_part_number(key) if number is None else number)
+    a = VOID_ID if void == 0 else vector_of[parts[0]]
+    b = VOID_ID if void == 1 else vector_of[parts[1]]
+    c = VOID_ID if void == 2 else vector_of[parts[2]]
+    d = vector_of[parts[3]] if honours else VOID_ID
+    combined = _combined
+    try:
+        ab, cd = combined[a, b], combined[c, d]
+        others = (combined[b, cd], combined[a, cd], combined[ab, d], combined[ab, c])
+        total = combined[ab, cd]
+    except KeyError:  # a combination not made yet
+        ab, cd = combine(a, b), combine(c, d)
+        others = (combine(b, cd), combine(a, cd), combine(ab, d), combine(ab, c))
+        total = combine(ab, cd)
+    return parts, others, total
+
+
 _NOTHING = ((INF,) * 9, (INF,) * 7)
 
 
@@ -336,25 +362,7 @@ def needed_after_each(
     >>> now, after[9], after[12], after[27]  # as is, with 1p, 4p, E
     (1, 0, 0, 1)
     """
-    numbers, vector_of = _part_numbers, _part_vectors
-    parts = []
-    for key in (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
-                tuple(counts[27:34])):
-        number = numbers.get(key)
-        parts.append(_part_number(key) if number is None else number)
-    ids = [VOID_ID if part == void else vector_of[parts[part]] for part in range(3)]
-    ids.append(vector_of[parts[3]] if honours else VOID_ID)
-    combined = _combined
-    try:
-        ab, cd = combined[ids[0], ids[1]], combined[ids[2], ids[3]]
-        others = (combined[ids[1], cd], combined[ids[0], cd], combined[ab, ids[3]],
-                  combined[ab, ids[2]])
-        total = combined[ab, cd]
-    except KeyError:  # a combination not made yet
-        ab, cd = combine(ids[0], ids[1]), combine(ids[2], ids[3])
-        others = (combine(ids[1], cd), combine(ids[0], cd),
-                  combine(ab, ids[3]), combine(ab, ids[2]))
-        total = combine(ab, cd)
+    parts, others, total = _parts_and_others(counts, void, honours)
     if step not in (1, -1):
         raise ValueError("step is 1 or -1")
     index = sets * 2 + 1
@@ -402,26 +410,7 @@ class OneTileOn:
 
     def __init__(self, counts: Sequence[int], sets: int, void: int | None = None,
                  honours: bool = True) -> None:
-        numbers, vector_of = _part_numbers, _part_vectors
-        parts = []
-        for key in (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
-                    tuple(counts[27:34])):
-            number = numbers.get(key)
-            parts.append(_part_number(key) if number is None else number)
-        a = VOID_ID if void == 0 else vector_of[parts[0]]
-        b = VOID_ID if void == 1 else vector_of[parts[1]]
-        c = VOID_ID if void == 2 else vector_of[parts[2]]
-        d = vector_of[parts[3]] if honours else VOID_ID
-        combined = _combined
-        try:
-            ab, cd = combined[a, b], combined[c, d]
-            self._others = (combined[b, cd], combined[a, cd], combined[ab, d], combined[ab, c])
-            total = combined[ab, cd]
-        except KeyError:  # a combination not made yet
-            ab, cd = combine(a, b), combine(c, d)
-            self._others = (combine(b, cd), combine(a, cd), combine(ab, d),
-                            combine(ab, c))
-            total = combine(ab, cd)
+        parts, self._others, total = _parts_and_others(counts, void, honours)
         self._parts, self._index, self._void, self._honours = parts, sets * 2 + 1, void, honours
         self.needed = _vectors[total][self._index]  # tiles needed now
 
