@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+T = TypeVar("T")
 
 
 def shared_rules() -> Path:
@@ -149,3 +154,50 @@ def browser_type_launch_args() -> dict[str, Any]:
 def browser_context_args(browser_context_args: dict[str, Any]) -> dict[str, Any]:
     """English pages whatever the machine's locale (the site follows Accept-Language)."""
     return {**browser_context_args, "locale": "en-US"}
+
+
+# -- waiting, brokers and browser artifacts (shared by the operations and browser tests) --
+
+
+def wait_for(predicate: Callable[[], T], timeout: float, what: str,
+             context: Callable[[], str] = lambda: "", interval: float = 0.05) -> T:
+    """Poll ``predicate`` until it returns something true; fail after ``timeout`` seconds,
+    with ``context()`` (a worker's log, say) in the message."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}\n{context()}")
+        time.sleep(interval)
+
+
+def forget_connections(app: Any) -> None:
+    """Drop the broker connection pools so the next send connects to ``broker_url`` now."""
+    from kombu import pools
+
+    app._pool = None
+    with contextlib.suppress(AttributeError, KeyError):
+        app.__dict__["amqp"]._producer_pool = None
+    pools.reset()  # closes and forgets kombu's pools (keyed by connection)
+
+
+@contextlib.contextmanager
+def configured_broker(url: str) -> Iterator[None]:
+    """The site configured with a broker (tasks are no longer run in-process)."""
+    from mahjong_site.celery import app
+
+    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
+    app.conf.update(task_always_eager=False, broker_url=url)
+    try:
+        yield
+    finally:
+        app.conf.update(saved)
+
+
+@pytest.fixture
+def artifacts() -> Path:
+    """Where browser tests leave their screenshots (ignored by git)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS

@@ -38,7 +38,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from io import StringIO
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import quote
 
 import pytest
@@ -50,9 +50,10 @@ from games.analysis import ENGINE_VERSION
 from replays import services, tasks
 from replays.models import Annotation, Hand, Match
 
+from .conftest import forget_connections, wait_for
+
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("ANNOTATION_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
-T = TypeVar("T")
 
 # -- helpers ----------------------------------------------------------------------------
 
@@ -87,19 +88,6 @@ def annotations_per_hand(match: Match) -> dict[int, int]:
     rows = Hand.objects.filter(match=match).order_by("number").values("number").annotate(
         n=Count("annotations", filter=Q(annotations__engine_version=ENGINE_VERSION)))
     return {row["number"]: row["n"] for row in rows}
-
-
-def wait_for(predicate: Callable[[], T], timeout: float, what: str,
-             context: Callable[[], str] = lambda: "", interval: float = 0.05) -> T:
-    """Poll ``predicate`` until it returns something true; fail after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}\n{context()}")
-        time.sleep(interval)
 
 
 # -- eager mode -------------------------------------------------------------------------
@@ -406,16 +394,6 @@ def _test_database_url() -> str:
     return f"postgres://{credentials}{host}{port}/{quote(settings['NAME'], safe='')}"
 
 
-def _forget_connections(app: Any) -> None:
-    """Drop the broker connection pools so the next send connects to ``broker_url`` now."""
-    from kombu import pools
-
-    app._pool = None
-    with contextlib.suppress(AttributeError, KeyError):
-        app.__dict__["amqp"]._producer_pool = None
-    pools.reset()  # closes and forgets kombu's pools (keyed by connection)
-
-
 def _remove_keys(client: Any, token: str) -> None:
     """Remove this test's queue, bindings and unacknowledged messages from Redis."""
     for key in client.scan_iter(match=f"*{token}*"):
@@ -445,13 +423,13 @@ def workers(transactional_db: None, broker_url: str, redis_client: Any,
     app.conf.update(task_always_eager=False, broker_url=broker_url,
                     task_routes={"replays.tasks.annotate_hand": {"queue": queue}})
     app.amqp.flush_routes()
-    _forget_connections(app)
+    forget_connections(app)
     group = Workers(broker_url, queue, _test_database_url(), tmp_path)
     try:
         yield group
     finally:
         group.kill_all()
-        _forget_connections(app)
+        forget_connections(app)
         app.conf.update(saved)
         app.amqp.flush_routes()
         with contextlib.suppress(Exception):

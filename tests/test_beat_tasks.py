@@ -21,9 +21,8 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -36,7 +35,7 @@ from games.analysis import ENGINE_VERSION
 from replays import health, puzzles, services, tasks
 from replays.models import Annotation, DailyPuzzle, Match, WorkerHeartbeat
 
-from .conftest import bot_document
+from .conftest import bot_document, forget_connections, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("BEAT_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -301,28 +300,6 @@ def _database_url() -> str:
     host = settings.get("HOST") or "localhost"
     port = f":{settings['PORT']}" if settings.get("PORT") else ""
     return f"postgres://{user + '@' if user else ''}{host}{port}/{quote(settings['NAME'])}"
-
-
-def wait_for(predicate: Callable[[], Any], timeout: float, what: str,
-             logs: Callable[[], str]) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:.0f}s waiting for {what}\n{logs()}")
-        time.sleep(0.1)
-
-
-def forget_connections(app: Any) -> None:
-    """Drop the broker connection pools so the next send connects to ``broker_url`` now."""
-    from kombu import pools
-
-    app._pool = None
-    with contextlib.suppress(AttributeError, KeyError):
-        app.__dict__["amqp"]._producer_pool = None
-    pools.reset()
 
 
 @pytest.fixture

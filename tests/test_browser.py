@@ -21,7 +21,6 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 PASSWORD = "a-long-enough-secret-42"
 LOCALE = "en-US"
 
@@ -60,12 +59,6 @@ def viewer_url(live_server: Any, transactional_db: None, document: bytes) -> str
 
     match = store_document(document, title="Browser test match")
     return f"{live_server.url}{match.get_absolute_url()}"
-
-
-@pytest.fixture
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS
 
 
 def steps_in(hand: int, document: bytes) -> int:

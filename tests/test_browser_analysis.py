@@ -22,7 +22,6 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 from playwright.sync_api import Page, expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 LOCALE = "en-US"
 
 # One hand of Jiaxing played by the bots (182 events, exhausted wall): 113 decisions with
@@ -41,12 +40,6 @@ def document() -> bytes:
     from games.log import dumps
 
     return dumps(simulate(VARIANT, HANDS, SEED)).encode()
-
-
-@pytest.fixture
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS
 
 
 @dataclass

@@ -31,17 +31,10 @@ from playwright.sync_api import Page, expect  # noqa: E402
 from .conftest import bot_document  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 REDIS_URL = os.environ.get("DASHBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.filterwarnings("ignore:No directory at:UserWarning")]
-
-
-@pytest.fixture
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS
 
 
 @pytest.fixture

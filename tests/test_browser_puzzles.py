@@ -22,18 +22,11 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "test-artifacts"
 MONDAY = dt.date(2026, 11, 30)
 
 # WhiteNoise looks for collected files (STATIC_ROOT) that tests do not need.
 pytestmark = [pytest.mark.browser,
               pytest.mark.filterwarnings("ignore:No directory at:UserWarning")]
-
-
-@pytest.fixture
-def artifacts() -> Path:
-    ARTIFACTS.mkdir(exist_ok=True)
-    return ARTIFACTS
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ waits for a commit that doesn't come), so they are "queued" with every hand wait
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import html
 import os
@@ -23,6 +22,8 @@ from django.utils import timezone
 from games.analysis import ENGINE_VERSION
 from replays import charts, dashboard, tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
+
+from .conftest import configured_broker
 
 HTMX = {"HX-Request": "true"}
 REDIS_URL = os.environ.get("DASHBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
@@ -60,19 +61,6 @@ def chart(markup: str, title: str) -> str:
 def as_staff(client: Client, staff: Any) -> Client:
     client.force_login(staff)
     return client
-
-
-@contextlib.contextmanager
-def broker(url: str) -> Iterator[None]:
-    """The site configured with a broker (tasks are no longer run in-process)."""
-    from mahjong_site.celery import app
-
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
-    app.conf.update(task_always_eager=False, broker_url=url)
-    try:
-        yield
-    finally:
-        app.conf.update(saved)
 
 
 def fail(match: Match, error: str = "hand 1: LogError: boom") -> Match:
@@ -265,7 +253,7 @@ def test_it_lists_workers_by_when_they_were_last_seen(client: Client, staff: Any
                                    last_seen=now - dt.timedelta(minutes=10))
     WorkerHeartbeat.objects.create(hostname="celery@<gone>", last_seen=now - dt.timedelta(
         hours=3), stopped_at=now - dt.timedelta(hours=3))
-    with broker(UNUSED_BROKER):
+    with configured_broker(UNUSED_BROKER):
         markup = as_staff(client, staff).get("/dashboard/").content.decode()
     assert stat(markup, "workers") == "1"
     rows = [text_of(row) for row in re.findall(
@@ -390,7 +378,7 @@ def test_retry_only_answers_a_post_with_a_csrf_token(staff: Any, alice: Any,
 def test_an_unreachable_broker_shows_unknown_not_an_error(client: Client, staff: Any,
                                                           settings: Any) -> None:
     settings.HEALTHZ_TIMEOUT_SECONDS = 1
-    with broker(UNUSED_BROKER):
+    with configured_broker(UNUSED_BROKER):
         response = as_staff(client, staff).get("/dashboard/")
     markup = response.content.decode()
     assert response.status_code == 200
@@ -400,7 +388,7 @@ def test_an_unreachable_broker_shows_unknown_not_an_error(client: Client, staff:
 
 
 def test_a_broker_other_than_redis_has_no_known_length(client: Client, staff: Any) -> None:
-    with broker("amqp://guest@127.0.0.1:5673//"):
+    with configured_broker("amqp://guest@127.0.0.1:5673//"):
         markup = as_staff(client, staff).get("/dashboard/").content.decode()
     assert stat(markup, "broker") == "unknown"
 
@@ -426,7 +414,7 @@ def test_it_reads_the_redis_queue_length(client: Client, staff: Any, redis_broke
     redis_broker.rpush("celery", "a", "b", "c")
     redis_broker.rpush("celery\x06\x163", "d")  # a message of another priority
     redis_broker.hset("unacked", "tag", "message")
-    with broker(REDIS_URL):
+    with configured_broker(REDIS_URL):
         markup = as_staff(client, staff).get("/dashboard/").content.decode()
     assert stat(markup, "broker") == "4"
     assert note(markup, "broker") == "messages waiting; 1 taken by workers"

@@ -8,10 +8,8 @@ unreachable.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,22 +19,11 @@ from django.test.utils import CaptureQueriesContext
 
 from replays import health
 
+from .conftest import configured_broker
+
 REDIS_URL = os.environ.get("HEALTHZ_TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
 UNUSED_PORT = "redis://127.0.0.1:6390/0"
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
-
-
-@contextlib.contextmanager
-def broker(url: str) -> Iterator[None]:
-    """The site configured with a broker (tasks are no longer run in-process)."""
-    from mahjong_site.celery import app
-
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url")}
-    app.conf.update(task_always_eager=False, broker_url=url)
-    try:
-        yield
-    finally:
-        app.conf.update(saved)
 
 
 def redis_reachable() -> None:
@@ -61,7 +48,7 @@ def test_it_is_healthy_without_a_broker(charlie: Client, db: None) -> None:
 
 def test_it_is_healthy_with_redis(charlie: Client, db: None) -> None:
     redis_reachable()
-    with broker(REDIS_URL):
+    with configured_broker(REDIS_URL):
         response = charlie.get("/healthz")
     assert (response.status_code, response.json()) == (200, {"database": "ok", "broker": "ok"})
 
@@ -70,7 +57,7 @@ def test_it_reports_failure_when_the_broker_is_down(charlie: Client, db: None,
                                                     settings: Any) -> None:
     settings.HEALTHZ_TIMEOUT_SECONDS = 2
     started = time.monotonic()
-    with broker(UNUSED_PORT):
+    with configured_broker(UNUSED_PORT):
         response = charlie.get("/healthz")
     elapsed = time.monotonic() - started
     assert response.status_code == 503
@@ -92,7 +79,7 @@ def test_it_gives_up_on_a_silent_broker_after_the_timeout(charlie: Client, db: N
         listener.listen()
         port = listener.getsockname()[1]
         started = time.monotonic()
-        with broker(f"redis://127.0.0.1:{port}/0"):
+        with configured_broker(f"redis://127.0.0.1:{port}/0"):
             response = charlie.get("/healthz")
         elapsed = time.monotonic() - started
     assert response.status_code == 503
@@ -104,7 +91,7 @@ def test_it_checks_other_brokers_through_kombu(charlie: Client, db: None,
                                                settings: Any) -> None:
     settings.HEALTHZ_TIMEOUT_SECONDS = 1
     started = time.monotonic()
-    with broker("amqp://guest:guest@127.0.0.1:5673//"):
+    with configured_broker("amqp://guest:guest@127.0.0.1:5673//"):
         response = charlie.get("/healthz")
     assert response.status_code == 503
     assert response.json()["broker"].startswith("error: ")
