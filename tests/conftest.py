@@ -183,6 +183,33 @@ def forget_connections(app: Any) -> None:
     pools.reset()  # closes and forgets kombu's pools (keyed by connection)
 
 
+def redis_or_skip(url: str, **options: Any) -> Any:
+    """A Redis client that answered a ping, or skip the test naming the URL and the error."""
+    import redis
+
+    client = redis.Redis.from_url(url, **options)
+    try:
+        client.ping()
+    except Exception as error:  # noqa: BLE001 - any failure means: no Redis to test with
+        client.close()
+        pytest.skip(f"Redis is unreachable at {url} ({type(error).__name__}: {error})")
+    return client
+
+
+def remove_queue_keys(client: Any, token: str) -> None:
+    """Remove a test's private queue, its bindings and unacknowledged messages from Redis."""
+    for key in client.scan_iter(match=f"*{token}*"):
+        client.delete(key)
+    for key in client.scan_iter(match="_kombu.binding.*"):
+        for member in client.smembers(key):
+            if token.encode() in member:
+                client.srem(key, member)
+    for tag, value in client.hgetall("unacked").items():
+        if token.encode() in value:
+            client.hdel("unacked", tag)
+            client.zrem("unacked_index", tag)
+
+
 @contextlib.contextmanager
 def configured_broker(url: str) -> Iterator[None]:
     """The site configured with a broker (tasks are no longer run in-process)."""

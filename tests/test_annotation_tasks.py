@@ -50,7 +50,7 @@ from games.analysis import ENGINE_VERSION
 from replays import services, tasks
 from replays.models import Annotation, Hand, Match
 
-from .conftest import forget_connections, wait_for
+from .conftest import forget_connections, redis_or_skip, remove_queue_keys, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("ANNOTATION_TEST_REDIS_URL", "redis://127.0.0.1:6379/7")
@@ -316,14 +316,7 @@ def broker_url() -> str:
 
 @pytest.fixture
 def redis_client(broker_url: str) -> Iterator[Any]:
-    import redis
-
-    client = redis.Redis.from_url(broker_url, socket_connect_timeout=3, socket_timeout=10)
-    try:
-        client.ping()
-    except Exception as error:  # noqa: BLE001 - any failure means: no broker to test with
-        pytest.skip(f"Redis is unreachable at {broker_url} ({type(error).__name__}: {error}); "
-                    "the real-worker tests need it")
+    client = redis_or_skip(broker_url, socket_connect_timeout=3, socket_timeout=10)
     yield client
     client.close()
 
@@ -394,20 +387,6 @@ def _test_database_url() -> str:
     return f"postgres://{credentials}{host}{port}/{quote(settings['NAME'], safe='')}"
 
 
-def _remove_keys(client: Any, token: str) -> None:
-    """Remove this test's queue, bindings and unacknowledged messages from Redis."""
-    for key in client.scan_iter(match=f"*{token}*"):
-        client.delete(key)
-    for key in client.scan_iter(match="_kombu.binding.*"):
-        for member in client.smembers(key):
-            if token.encode() in member:
-                client.srem(key, member)
-    for tag, value in client.hgetall("unacked").items():
-        if token.encode() in value:
-            client.hdel("unacked", tag)
-            client.zrem("unacked_index", tag)
-
-
 @pytest.fixture
 def workers(transactional_db: None, broker_url: str, redis_client: Any,
             tmp_path: Path) -> Iterator[Workers]:
@@ -433,7 +412,7 @@ def workers(transactional_db: None, broker_url: str, redis_client: Any,
         app.conf.update(saved)
         app.amqp.flush_routes()
         with contextlib.suppress(Exception):
-            _remove_keys(redis_client, queue)
+            remove_queue_keys(redis_client, queue)
 
 
 def _without_queueing(monkeypatch: pytest.MonkeyPatch, raw: bytes) -> Match:

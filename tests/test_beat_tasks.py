@@ -35,7 +35,7 @@ from games.analysis import ENGINE_VERSION
 from replays import health, puzzles, services, tasks
 from replays.models import Annotation, DailyPuzzle, Match, WorkerHeartbeat
 
-from .conftest import bot_document, forget_connections, wait_for
+from .conftest import bot_document, forget_connections, redis_or_skip, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("BEAT_TEST_REDIS_URL", "redis://127.0.0.1:6379/13")
@@ -304,13 +304,7 @@ def _database_url() -> str:
 
 @pytest.fixture
 def redis_client() -> Iterator[Any]:
-    import redis
-
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3, socket_timeout=10)
-    try:
-        client.ping()
-    except Exception as error:  # noqa: BLE001 - no broker to test with
-        pytest.skip(f"Redis is unreachable at {REDIS_URL}: {error}")
+    client = redis_or_skip(REDIS_URL, socket_connect_timeout=3, socket_timeout=10)
     yield client
     client.close()
 

@@ -11,7 +11,6 @@ Run: DATABASE_URL=postgres://... .venv/bin/python -m pytest tests/test_browser_d
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import re
@@ -28,7 +27,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Page, expect  # noqa: E402
 
-from .conftest import bot_document  # noqa: E402
+from .conftest import bot_document, forget_connections, remove_queue_keys  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 REDIS_URL = os.environ.get("DASHBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
@@ -41,7 +40,6 @@ pytestmark = [pytest.mark.browser,
 def queue() -> Iterator[str | None]:
     """Tasks go to Redis on a queue of their own (None: Redis unreachable, in-process)."""
     import redis
-    from kombu import pools
 
     from mahjong_site.celery import app
 
@@ -56,27 +54,16 @@ def queue() -> Iterator[str | None]:
     saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url",
                                             "task_default_queue")}
 
-    def forget() -> None:
-        app._pool = None
-        with contextlib.suppress(AttributeError, KeyError):
-            app.__dict__["amqp"]._producer_pool = None
-        pools.reset()
-
     app.conf.update(task_always_eager=False, broker_url=REDIS_URL, task_default_queue=name)
     app.amqp.flush_routes()
-    forget()
+    forget_connections(app)
     try:
         yield name
     finally:
         app.conf.update(saved)
         app.amqp.flush_routes()
-        forget()
-        for key in client.scan_iter(match=f"*{name}*"):
-            client.delete(key)
-        for key in client.scan_iter(match="_kombu.binding.*"):
-            for member in client.smembers(key):
-                if name.encode() in member:
-                    client.srem(key, member)
+        forget_connections(app)
+        remove_queue_keys(client, name)
         client.close()
 
 

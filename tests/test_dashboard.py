@@ -23,7 +23,7 @@ from games.analysis import ENGINE_VERSION
 from replays import charts, dashboard, tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
 
-from .conftest import configured_broker
+from .conftest import configured_broker, redis_or_skip
 
 HTMX = {"HX-Request": "true"}
 REDIS_URL = os.environ.get("DASHBOARD_TEST_REDIS_URL", "redis://127.0.0.1:6379/11")
@@ -395,13 +395,7 @@ def test_a_broker_other_than_redis_has_no_known_length(client: Client, staff: An
 
 @pytest.fixture
 def redis_broker() -> Iterator[Any]:
-    import redis
-
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3, socket_timeout=10)
-    try:
-        client.ping()
-    except Exception as error:  # noqa: BLE001 - no Redis to test with
-        pytest.skip(f"Redis is unreachable at {REDIS_URL}: {error}")
+    client = redis_or_skip(REDIS_URL, socket_connect_timeout=3, socket_timeout=10)
     client.delete("celery", "celery\x06\x163", "unacked")
     try:
         yield client

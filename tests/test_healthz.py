@@ -19,7 +19,7 @@ from django.test.utils import CaptureQueriesContext
 
 from replays import health
 
-from .conftest import configured_broker
+from .conftest import configured_broker, redis_or_skip
 
 REDIS_URL = os.environ.get("HEALTHZ_TEST_REDIS_URL", "redis://127.0.0.1:6379/12")
 UNUSED_PORT = "redis://127.0.0.1:6390/0"
@@ -27,15 +27,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
 
 def redis_reachable() -> None:
-    import redis
-
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    try:
-        client.ping()
-    except Exception as error:  # noqa: BLE001 - no Redis to test with
-        pytest.skip(f"Redis is unreachable at {REDIS_URL}: {error}")
-    finally:
-        client.close()
+    redis_or_skip(REDIS_URL, socket_connect_timeout=3).close()
 
 
 def test_it_is_healthy_without_a_broker(charlie: Client, db: None) -> None:
