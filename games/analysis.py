@@ -32,7 +32,7 @@ from typing import Any
 from games.log import Event, Match
 from games.match import Replayer
 from games.table import Phase, Table
-from games.tiles import TILES, Tile, counts_of
+from games.tiles import TILES, Tile
 from games.variants import Score, ShantenSteps, Variant
 
 ENGINE_VERSION = "2"
@@ -515,9 +515,9 @@ def _waits(melded: _Melded, hand: list[Tile],
     variant: type[Variant] = position.variant
     counts, wild = variant.split(position, hand)
     kinds = tuple(sorted([t.kind for t in hand]))
-    own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
+    held = variant.held_every_copy(position, hand)
     for tile, remaining in accepted:
-        if own[tile.kind] >= variant.copies(position, tile.kind):
+        if tile.kind in held:
             continue  # C-1: the win would need a copy more than the game has
         key = (melded.wait_key, kinds, tile.kind)
         score = _WAIT_SCORES.get(key)

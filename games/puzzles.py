@@ -29,7 +29,7 @@ from games.log import Match
 from games.match import Replayer
 from games.position import Position, PositionError
 from games.table import Table
-from games.tiles import TILES, Meld, NotationError, Tile, counts_of, parse_tiles
+from games.tiles import TILES, Meld, NotationError, Tile, parse_tiles
 from games.variants import Score, Variant, Waits, variant_named
 
 DIFFICULTIES = {1: "easy", 2: "medium", 3: "hard"}
@@ -135,17 +135,11 @@ def solve(position: Position) -> Answer:
     if not isinstance(result, Waits):
         raise PuzzleError("a puzzle hand is one tile short of complete "
                           f"({variant.SHAPE_RULE}), not a hand with a tile to discard")
-    own = _own_counts(position)
-    waits = tuple(WinningTile(w.tile, w.remaining, w.score) for w in result.waits
-                  if own[w.tile.kind] < variant.copies(position, w.tile.kind))
+    # Waits never need a copy more than the game has (C-1): those are traps below.
+    waits = tuple(WinningTile(w.tile, w.remaining, w.score) for w in result.waits)
     if not waits:
         raise PuzzleError("no tile wins this hand, so it can't be a puzzle")
     return Answer(waits, tuple(_traps(position, {w.tile.kind for w in waits})))
-
-
-def _own_counts(position: Position) -> list[int]:
-    """Copies of each kind in the player's own hand and melds."""
-    return counts_of([*position.hand, *(t for m in position.melds for t in m.tiles)])
 
 
 def _traps(position: Position, winning: set[int]) -> Iterator[Trap]:
@@ -154,13 +148,13 @@ def _traps(position: Position, winning: set[int]) -> Iterator[Trap]:
     hand = position.hand
     counts, wild = variant.split(context, hand)
     _, after = variant.shanten_after_each(context, counts, wild)
-    own = _own_counts(position)
+    held = variant.held_every_copy(context, hand)
     for tile in variant.drawable(context):
         kind = tile.kind
         if kind in winning or after[kind] != -1:
             continue
-        copies = variant.copies(context, kind)
-        if own[kind] >= copies:  # the shape wants a copy that doesn't exist
+        if kind in held:  # the shape wants a copy that doesn't exist
+            copies = variant.copies(context, kind)
             yield Trap(tile, f"{variant.copy_rule(context, kind)}: all {copies} copies of "
                              f"{tile} are in this hand already", copies)
             continue

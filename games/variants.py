@@ -239,6 +239,21 @@ class Variant:
         return "C-1"
 
     @classmethod
+    def held_every_copy(cls, position: Position, hand: Sequence[Tile]) -> frozenset[int]:
+        """Kinds of which the hand and the melds hold every copy in play (C-1; a Putian
+        gold kind's three, PT-2): a win on one would need a copy more than the game has.
+
+        >>> from games.position import Position
+        >>> position = Position.from_json({"variant": "putian", "hand": "1111m222p567s99s",
+        ...                                "wildcards": ["2p", "7s"]})
+        >>> [str(TILES[kind]) for kind in sorted(Putian.held_every_copy(position, position.hand))]
+        ['1m', '2p']
+        """
+        own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
+        return frozenset(kind for kind, n in enumerate(own)
+                         if n >= 3 and n >= cls.copies(position, kind))
+
+    @classmethod
     def concealed_size(cls, position: Position) -> int:
         """Concealed tiles of a complete hand (C-3: kongs count as one set)."""
         return 3 * (cls.SETS - len(position.melds)) + 2
@@ -413,7 +428,7 @@ class Variant:
         counts, wild = cls.split(position, hand)
         shanten, after = cls.shanten_after_each(position, counts, wild)
         visible = cls.visible(position, hand)
-        own = counts_of([*hand, *(t for m in position.melds for t in m.tiles)])
+        held = cls.held_every_copy(position, hand)
         found: list[Wait] = []
         accepted: list[Accepted] = []
         for tile in cls.drawable(position):
@@ -424,8 +439,7 @@ class Variant:
                 accepted.append(Accepted(tile, remaining))
             grown = (*hand, tile)
             # C-1: a win that needs a copy more than the game has is no win.
-            if own[kind] < cls.copies(position, kind) and cls.could_win(
-                    position, grown, grown_shanten):
+            if kind not in held and cls.could_win(position, grown, grown_shanten):
                 result = cls.score(position.with_hand(grown, tile))
                 if result.win:
                     found.append(Wait(tile, remaining, result))
