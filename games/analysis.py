@@ -760,9 +760,9 @@ class _PlayOn:
     unless it lowers the shanten; then the first kind (in kind order) leaving the
     fewest shanten goes.
 
-    The shanten after each draw and after each discard are the entries of
-    ``shanten_after_each`` and ``shanten_after_removing``: the whole vector when
-    the hand's was already computed, else one kind at a time (``shanten_steps``).
+    The shanten after a draw is the entry of ``shanten_after_each`` when the hand's
+    vector was already computed, else asked of ``shanten_steps`` kind by kind; the
+    shanten after each discard is always asked of ``shanten_steps``.
     """
 
     __slots__ = ("number", "_memo", "_variant", "_position", "_shape", "_counts", "_wild",

@@ -296,22 +296,6 @@ class Variant:
                               honours=bool(cls.HONOURS))
 
     @classmethod
-    def shanten_after_removing(cls, position: Position, counts: Sequence[int],
-                               wild: int) -> tuple[int, list[int]]:
-        """Shanten after discarding one tile of each held kind (wildcard kinds: one wildcard).
-
-        Kinds not held get ``tables.INF``.
-        """
-        now, after = tables.needed_after_each(counts, cls.SETS - len(position.melds),
-                                              honours=bool(cls.HONOURS), step=-1)
-        out = [tables.INF if not counts[k] else max(after[k] - wild - 1, -1)
-               for k in range(KINDS)]
-        if wild:
-            for kind in position.wildcards:
-                out[kind] = max(now - (wild - 1) - 1, -1)
-        return now, out
-
-    @classmethod
     def shanten_after_each(cls, position: Position, counts: Sequence[int],
                            wild: int) -> tuple[int, list[int]]:
         """Shanten now, and after drawing each kind (a wildcard kind adds a wildcard)."""
@@ -326,8 +310,8 @@ class Variant:
     @classmethod
     def shanten_steps(cls, position: Position, counts: Sequence[int],
                       wild: int) -> ShantenSteps:
-        """Entries of :meth:`shanten_after_each` and :meth:`shanten_after_removing` one
-        kind at a time (``now`` is :meth:`shanten_of`)."""
+        """Shanten now (:meth:`shanten_of`), and with one tile more (entries of
+        :meth:`shanten_after_each`) or fewer of a kind, asked kind by kind."""
         return PlainShantenSteps(counts, cls.SETS - len(position.melds), bool(cls.HONOURS),
                                  wild, position.wildcards)
 
@@ -461,10 +445,9 @@ class Variant:
 
 
 class ShantenSteps:
-    """Shanten now, and with one tile more or fewer of a kind, asked kind by kind: entry
-    by entry what :meth:`Variant.shanten_after_each` and
-    :meth:`Variant.shanten_after_removing` give, computing only the kinds asked about
-    (the annotation's counterfactuals ask about few)."""
+    """Shanten now, and with one tile more or fewer of a kind, asked kind by kind,
+    computing only the kinds asked about (the annotation's counterfactuals ask about
+    few): ``adding`` is entry by entry :meth:`Variant.shanten_after_each`."""
 
     __slots__ = ()
     now: int
@@ -474,7 +457,8 @@ class ShantenSteps:
         raise NotImplementedError
 
     def removing(self, kind: int) -> int:
-        """``shanten_after_removing(...)[1][kind]``."""
+        """The shanten after discarding one tile of ``kind`` (a wildcard kind: one
+        wildcard); ``tables.INF`` for a kind not held."""
         raise NotImplementedError
 
 
@@ -504,8 +488,8 @@ class PlainShantenSteps(tables.OneTileOn, ShantenSteps):
 
 class SichuanShantenSteps(ShantenSteps):
     """:class:`ShantenSteps` for Sichuan's shanten: the best over the possible void
-    suits, seven pairs too without melds (as :meth:`Sichuan.shanten_after_each` and
-    :meth:`Sichuan.shanten_after_removing`; no wildcards)."""
+    suits, seven pairs too without melds (as :meth:`Sichuan.shanten_after_each`; no
+    wildcards)."""
 
     __slots__ = ("now", "_counts", "_voids", "_seven")
 
@@ -1055,39 +1039,6 @@ class Sichuan(Variant):
                 best = min(best, tables.seven_pairs_from(sum(pairs) - pairs[void],
                                                          sum(singles) - singles[void]))
         return max(best, -1)
-
-    @classmethod
-    def shanten_after_removing(cls, position: Position, counts: Sequence[int],
-                               wild: int) -> tuple[int, list[int]]:
-        sets = cls.SETS - len(position.melds)
-        best = [tables.INF] * KINDS
-        now_best = tables.INF
-        for void in cls._voids(position):
-            now, after = tables.needed_after_each(counts, sets, void=void, honours=False,
-                                                  step=-1)
-            now_best = min(now_best, now)
-            void_now = tables.needed(tables.part_ids(counts, void, False), sets)
-            pairs = singles = 0
-            if not position.melds:
-                for kind in range(27):
-                    if counts[kind] and kind // 9 != void:
-                        pairs += counts[kind] >> 1
-                        singles += counts[kind] & 1
-            for kind in range(27):
-                if not counts[kind]:
-                    continue
-                in_void = kind // 9 == void
-                value = (void_now if in_void else after[kind]) - 1
-                if not position.melds:
-                    if in_void:
-                        seven = tables.seven_pairs_from(pairs, singles)
-                    else:
-                        odd = counts[kind] & 1
-                        seven = tables.seven_pairs_from(pairs - (1 - odd),
-                                                        singles - odd + (1 - odd))
-                    value = min(value, seven)
-                best[kind] = min(best[kind], max(value, -1))
-        return now_best, best
 
     @classmethod
     def shanten_after_each(cls, position: Position, counts: Sequence[int],

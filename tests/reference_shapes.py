@@ -131,3 +131,42 @@ def shanten_after_each(cls: Any, position: Any, counts: Sequence[int],
                     after_pairs = tables.seven_pairs_from(pairs + odd, singles - odd + (1 - odd))
                     best_after[kind] = min(best_after[kind], max(after_pairs, -1))
     return max(best_now, -1), [max(b, -1) for b in best_after]
+
+
+def shanten_after_removing(cls: Any, position: Any, counts: Sequence[int],
+                           wild: int) -> list[int]:
+    """The shanten after discarding one tile of each held kind (a wildcard kind: one
+    wildcard), ``INF`` for kinds not held; Sichuan the best over the suits that may be
+    void (a void-suit tile leaves the rest as they were), seven pairs without melds."""
+    sets = cls.SETS - len(position.melds)
+    if cls.name != "sichuan":
+        now, after = needed_after_each(counts, sets, honours=bool(cls.HONOURS), step=-1)
+        out = [INF if not counts[k] else max(after[k] - wild - 1, -1) for k in range(34)]
+        if wild:
+            for kind in position.wildcards:
+                out[kind] = max(now - (wild - 1) - 1, -1)
+        return out
+    best = [INF] * 34
+    for void in cls._voids(position):
+        _, after = needed_after_each(counts, sets, void=void, honours=False, step=-1)
+        void_now = tables.needed(tables.part_ids(counts, void, False), sets)
+        pairs = singles = 0
+        if not position.melds:
+            for kind in range(27):
+                if counts[kind] and kind // 9 != void:
+                    pairs += counts[kind] >> 1
+                    singles += counts[kind] & 1
+        for kind in range(27):
+            if not counts[kind]:
+                continue
+            in_void = kind // 9 == void
+            value = (void_now if in_void else after[kind]) - 1
+            if not position.melds:
+                if in_void:
+                    seven = tables.seven_pairs_from(pairs, singles)
+                else:
+                    odd = counts[kind] & 1
+                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                value = min(value, seven)
+            best[kind] = min(best[kind], max(value, -1))
+    return best
