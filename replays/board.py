@@ -18,6 +18,7 @@ from games.match import Replayer
 from games.table import TABLES, HandSetup, Phase, Table
 from games.tiles import TILES, WINDS, Tile
 from games.variants import JX_BANK, Hit
+from replays.tile_names import suit_name, tile_name
 
 if TYPE_CHECKING:
     from replays.models import Match as StoredMatch
@@ -222,7 +223,7 @@ def _win_view(table: Table, win: object, players: tuple[str, ...]) -> WinView:
                name=players[win.target or 0]),
            "rob_gold": _("robbing the gold"), "bomb": _("a bomb")}[win.how]
     score = win.score
-    tile = f"{win.tile} {win.tile.chinese}"
+    tile = tile_name(str(win.tile))
     return WinView(players[win.seat], tile, how, list(score.patterns), score.points,
                    score.tai, score.fan, score.reading)
 
@@ -253,7 +254,7 @@ def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) 
     if event.type == "draw" and viewer is not None and event.actor != viewer:
         return _("{name} draws a tile").format(name=name)
     target = players[event.target] if event.target is not None else ""
-    tile = str(event.tile) if event.tile is not None else ""
+    tile = tile_name(str(event.tile)) if event.tile is not None else ""
     kind = event.type
     if kind == "draw":
         if event.source == "back":
@@ -285,7 +286,7 @@ def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) 
     if kind == "flower":
         return _("{name} lays out a white").format(name=name)
     if kind == "dingque":
-        return _("{name} names {suit} as the void suit").format(name=name, suit=event.suit)
+        return _("{name} names {suit} as the void suit").format(name=name, suit=suit_name(event.suit or ""))
     if kind == "ready":
         return _("{name} declares ready").format(name=name)
     if kind == "contract":

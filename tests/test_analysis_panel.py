@@ -69,8 +69,8 @@ def test_it_draws_waits_as_tiles_with_value_copies_left_and_rules(
     markup = response.content.decode()
     alternative = next(a for a in decision["alternatives"] if a.get("waits"))
     drawn = re.findall(
-        r'<span class="wait" title="([^"]*)"><span class="tile"[^>]*><img [^>]*alt="([^"]*)"'
-        r'[^>]*></span> <span class="wait-value">([^<]*)</span> '
+        r'<span class="wait" title="([^"]*)"><span class="tile[^"]*" data-tile="([^"]*)"'
+        r'[^>]*><svg.*?</svg></span> <span class="wait-value">([^<]*)</span> '
         r'<span class="wait-left">([^<]*)</span></span>', markup)
     assert all(re.match(SHAPES[variant], value) for _, _, value, _ in drawn), drawn
     for wait in alternative["waits"]:

@@ -61,8 +61,8 @@ def pick(page: Page, tile: str) -> Any:
 
 def verdict(page: Page, kind: str) -> list[str]:
     """The tiles of the verdict's Right / Missed / Wrong line."""
-    images = page.locator(f"#answer .verdict-{kind} img")
-    return [images.nth(i).get_attribute("alt") or "" for i in range(images.count())]
+    faces = page.locator(f"#answer .verdict-{kind} [data-tile]")
+    return [faces.nth(i).get_attribute("data-tile") or "" for i in range(faces.count())]
 
 
 def bonus_line(page: Page) -> Any:

@@ -20,7 +20,7 @@ from django.test import Client
 
 from games import puzzles as engine
 from games.position import Position
-from games.tiles import TILES
+from games.tiles import TILES, Tile, format_tiles
 from replays import puzzles, services, tasks
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
 
@@ -70,7 +70,14 @@ def verdict_tiles(markup: str, kind: str) -> list[str]:
     found = re.search(rf'<div class="verdict-{kind}">.*?<dd class="tiles">(.*?)</dd>', markup,
                       re.S)
     assert found, f"no {kind} line in the verdict"
-    return re.findall(r'alt="([^"]+)"', found.group(1))
+    return re.findall(r'data-tile="([^"]+)"', found.group(1))
+
+
+def reading_of(cell: str) -> str:
+    """A reading drawn as sets of tile faces, back in notation (``333m 55z``)."""
+    sets = cell.split('<span class="reading-set tiles">')[1:]
+    return " ".join(format_tiles(Tile.parse(code) for code in re.findall(r'data-tile="([^"]+)"', s))
+                    for s in sets)
 
 
 def wait_rows(markup: str) -> dict[str, dict[str, Any]]:
@@ -80,13 +87,13 @@ def wait_rows(markup: str) -> dict[str, dict[str, Any]]:
     rows = {}
     for status, body in re.findall(r'<tr class="wait-(\w+)[^"]*">(.*?)</tr>', table.group(1),
                                    re.S):
-        tile = re.search(r'alt="([^"]+)"', body)
+        tile = re.search(r'data-tile="([^"]+)"', body)
         assert tile
         reading = re.search(r'<td class="reading">(.*?)</td>', body, re.S)
         rows[tile.group(1)] = {
             "status": status,
             "patterns": re.findall(r'<span class="pattern-id">(.*?)</span>', body),
-            "reading": text_of(reading.group(1)) if reading else None,
+            "reading": reading_of(reading.group(1)) if reading else None,
         }
     return rows
 
@@ -454,7 +461,7 @@ def test_the_feedback_shows_every_winning_tile_with_its_rules_and_reading(
         assert expected and row["patterns"] == expected
         assert all(p.startswith(prefix) for p in row["patterns"])
         assert row["reading"] == wait["score"]["reading"]
-    best = re.findall(r'<tr class="wait-\w+ is-best">.*?alt="([^"]+)"', markup, re.S)
+    best = re.findall(r'<tr class="wait-\w+ is-best">.*?data-tile="([^"]+)"', markup, re.S)
     assert sorted(best) == sorted(chosen.answer["best"])
 
 

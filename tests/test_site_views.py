@@ -20,6 +20,7 @@ from games.log import loads
 from games.match import replay
 from games.variants import VARIANTS
 from replays.models import Match
+from replays.tile_names import tile_name
 
 from .conftest import PASSWORD, bot_document, with_password
 
@@ -251,7 +252,7 @@ def test_it_shows_the_deal_at_step_0(client: Client, match: Match) -> None:
     deal = document_of(match)["hands"][0]["deal"]
     for seat, section in seats(response).items():
         assert concealed(section).count('class="tile') == len(deal[seat])
-        assert "back.svg" not in section
+        assert 'data-tile="back"' not in section
     assert "Settlement" not in response.content.decode()
 
 
@@ -265,11 +266,11 @@ def test_it_shows_a_middle_step(client: Client, match: Match) -> None:
     response = client.get(match.get_absolute_url(), {"hand": 1, "step": step})
 
     assert counter(response) == f"Hand 1/2 · step {step}/{len(hand['events'])}"
-    assert event_line(response) == f"{players[event['actor']]} discards {event['tile']}"
+    assert event_line(response) == f"{players[event['actor']]} discards {tile_name(event['tile'])}"
     river = re.search(r'<div class="seat-river tiles">(.*?)</div>',
                       seats(response)[event["actor"]], re.S)
     assert river and "is-last" in river.group(1)
-    assert f'alt="{event["tile"]}"' in river.group(1).rsplit('<span class="', 1)[1]
+    assert f'data-tile="{event["tile"]}"' in river.group(1).rsplit('<span class="', 1)[1]
     assert "Settlement" not in response.content.decode()
 
 
@@ -351,7 +352,7 @@ def test_it_shows_every_seat_for_an_unknown_seat(client: Client, match: Match,
     response = client.get(match.get_absolute_url(), {"step": 20, "seat": seat})
 
     assert response.status_code == 200
-    assert "back.svg" not in response.content.decode()
+    assert 'data-tile="back"' not in response.content.decode()
 
 
 def test_it_returns_only_the_board_to_htmx(client: Client, match: Match) -> None:
@@ -423,17 +424,17 @@ def test_it_hides_the_other_seats_concealed_tiles(client: Client, match: Match) 
     by_seat = seats(response)
     mine = concealed(by_seat[2])
     assert 'class="tile' in mine
-    assert "back.svg" not in mine
+    assert 'data-tile="back"' not in mine
     for seat in (0, 1, 3):
         hand = concealed(by_seat[seat])
         tiles = hand.count('class="tile')
         assert tiles >= 10
-        assert hand.count("back.svg") == tiles
+        assert hand.count('data-tile="back"') == tiles
         assert "title=" not in hand  # a hidden tile doesn't name itself
     # discards stay visible to everyone
     for seat in (0, 1, 3):
         river = re.search(r'<div class="seat-river tiles">(.*?)</div>', by_seat[seat], re.S)
-        assert river and "back.svg" not in river.group(1)
+        assert river and 'data-tile="back"' not in river.group(1)
     assert 'aria-current="true">Kai</a>' in response.content.decode()
 
 
@@ -443,8 +444,8 @@ def test_it_hides_the_other_seats_tiles_in_the_htmx_fragment(client: Client,
                           headers=HTMX)
 
     by_seat = seats(response)
-    assert "back.svg" not in concealed(by_seat[2])
-    assert "back.svg" in concealed(by_seat[0])
+    assert 'data-tile="back"' not in concealed(by_seat[2])
+    assert 'data-tile="back"' in concealed(by_seat[0])
 
 
 def test_it_does_not_name_another_seats_draw_when_viewing_as_a_seat(client: Client,
@@ -464,7 +465,7 @@ def test_it_does_not_name_another_seats_draw_when_viewing_as_a_seat(client: Clie
 def test_it_shows_every_hand_without_a_seat(client: Client, match: Match) -> None:
     response = client.get(match.get_absolute_url(), {"hand": 1, "step": 20})
 
-    assert "back.svg" not in response.content.decode()
+    assert 'data-tile="back"' not in response.content.decode()
 
 
 @pytest.mark.parametrize("variant", ["jiaxing", "putian", "sichuan"])

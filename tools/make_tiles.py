@@ -1,8 +1,13 @@
 """Draw the 34 tile faces and the tile back as small SVG files.
 
-Run from anywhere: ``python tools/make_tiles.py``. The script empties
-``static/tiles/`` of its SVG files and writes them again, so the output is
-always exactly what this file describes (deterministic, ready to commit).
+Run from anywhere: ``python tools/make_tiles.py`` (it needs ``fonttools`` from PyPI
+and fontconfig's ``fc-match`` to find the two fonts it traces: Noto Sans CJK SC Bold
+and DejaVu Sans Bold, e.g. Debian's ``fonts-noto-cjk`` and ``fonts-dejavu-core``). The
+script empties ``static/tiles/`` of its SVG files and writes them again, so the output
+is always exactly what this file describes (deterministic, ready to commit).
+
+It writes each face as its own file and all of them as ``<symbol>``s of one sprite,
+``tiles.svg``, which the pages use: one request for every face on a page.
 
 Design notes
 ------------
@@ -14,18 +19,24 @@ Design notes
   as strokes); dots: circles in the traditional patterns; bamboo: green
   sticks; winds: the character in dark blue with E/S/W/N in the corner;
   White: an empty blue frame; Green: 发 in green; Red: 中 in red (strokes).
-* Only rect, circle, line, path and text; no gradients, filters or fonts.
+* Only rect, circle, line and path; no gradients, filters, text or fonts: every
+  glyph (东南西北发, the Chinese numerals, the corner indices) is traced from the
+  fonts above into a path when this script runs, so a reader's machine needs no
+  Chinese font to see the faces.
 """
 
 from __future__ import annotations
 
 import math
+import subprocess
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 OUT = Path(__file__).resolve().parent.parent / "static" / "tiles"
 
-CJK = "'Noto Sans CJK SC','Noto Sans SC','Source Han Sans SC','PingFang SC','Microsoft YaHei',sans-serif"
-LATIN = "Helvetica,Arial,sans-serif"
+CJK = "Noto Sans CJK SC:bold"
+LATIN = "DejaVu Sans:bold"
 
 IVORY = "#fdfaf0"
 EDGE = "#d9cca6"
@@ -68,11 +79,47 @@ def svg(title: str, body: list[str], *, back: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+@cache
+def font(pattern: str) -> Any:
+    """The font fontconfig picks for ``pattern`` (a TrueType/OpenType file, maybe a collection)."""
+    try:
+        from fontTools.ttLib import TTFont
+    except ImportError:
+        raise SystemExit("make_tiles needs fonttools: pip install fonttools") from None
+    found = subprocess.run(["fc-match", "-f", "%{file}:%{index}", pattern],
+                           capture_output=True, text=True, check=True).stdout
+    path, number = found.rsplit(":", 1)
+    return TTFont(path, fontNumber=int(number))
+
+
+def glyph_path(char: str, pattern: str) -> tuple[str, float]:
+    """The outline of ``char`` in font units (y up) and its advance width."""
+    from fontTools.pens.svgPathPen import SVGPathPen
+
+    face = font(pattern)
+    glyphs = face.getGlyphSet()
+    name = face.getBestCmap()[ord(char)]
+    pen = SVGPathPen(glyphs, ntos=lambda value: n(value))
+    glyphs[name].draw(pen)
+    return pen.getCommands(), float(glyphs[name].width)
+
+
 def text(x: float, y: float, size: float, fill: str, content: str, *, cjk: bool = True,
          anchor: str = "middle", weight: str = "700") -> str:
-    family = CJK if cjk else LATIN
-    return (f'<text x="{n(x)}" y="{n(y)}" font-family="{family}" font-size="{n(size)}" '
-            f'font-weight="{weight}" fill="{fill}" text-anchor="{anchor}">{content}</text>')
+    """``content`` as filled outlines, placed as an SVG ``<text>`` with this baseline would be."""
+    pattern = CJK if cjk else LATIN
+    units = font(pattern)["head"].unitsPerEm
+    scale = size / units
+    outlines, advance = [], 0.0
+    for char in content:
+        path, width = glyph_path(char, pattern)
+        outlines.append((advance, path))
+        advance += width
+    start = x - advance * scale / 2 if anchor == "middle" else x
+    shapes = "".join(
+        f'<path transform="translate({n(start + offset * scale)},{n(y)}) '
+        f'scale({scale:.5f},{-scale:.5f})" d="{path}"/>' for offset, path in outlines)
+    return f'<g fill="{fill}">{shapes}</g>'
 
 
 def index(label: str, fill: str, size: float = 15) -> str:
@@ -251,6 +298,15 @@ def tiles() -> dict[str, str]:
     return out
 
 
+def sprite(drawn: dict[str, str]) -> str:
+    """Every face as a ``<symbol id="1m">`` of one file, for ``<use href="tiles.svg#1m">``."""
+    symbols = []
+    for name, content in sorted(drawn.items()):
+        inner = content.split(">", 1)[1].rsplit("</svg>", 1)[0].strip()
+        symbols.append(f'<symbol id="{name}" viewBox="0 0 60 80">{inner}</symbol>')
+    return ('<svg xmlns="http://www.w3.org/2000/svg">\n' + "\n".join(symbols) + "\n</svg>\n")
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.svg"):
@@ -258,7 +314,8 @@ def main() -> None:
     drawn = tiles()
     for name, content in sorted(drawn.items()):
         (OUT / f"{name}.svg").write_text(content, encoding="utf-8")
-    print(f"wrote {len(drawn)} files to {OUT.relative_to(OUT.parent.parent)}")
+    (OUT / "tiles.svg").write_text(sprite(drawn), encoding="utf-8")
+    print(f"wrote {len(drawn)} faces and their sprite to {OUT.relative_to(OUT.parent.parent)}")
 
 
 if __name__ == "__main__":

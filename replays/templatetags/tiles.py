@@ -1,4 +1,10 @@
-"""``{% tile view %}``: one tile drawn with the shipped artwork."""
+"""``{% tile view %}``: one tile drawn with the shipped artwork.
+
+Every face is a ``<symbol>`` of one sprite (``static/tiles/tiles.svg``, drawn by
+``tools/make_tiles.py`` with its glyphs as paths), so a page costs one request for all its
+tiles and needs no Chinese font; each tile is named in the reader's language for screen
+readers and tooltips (:func:`tile_name`).
+"""
 
 from __future__ import annotations
 
@@ -9,9 +15,10 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
+from replays import tile_names as tile_names_module
 from replays.board import TileView
 
 register = template.Library()
@@ -22,31 +29,55 @@ def tile(view: TileView) -> SafeString:
     return _tile_html(view.code, view.wild, view.drawn, view.claimed, view.last, view.hidden)
 
 
-@lru_cache(maxsize=2048)
 def _tile_html(code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
                hidden: bool) -> SafeString:
-    # A board holds ~150 tiles of ~40 distinct looks: build each look once (viewer speed).
+    return _tile_html_in(get_language() or "", code, wild, drawn, claimed, last, hidden)
+
+
+@lru_cache(maxsize=4096)
+def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
+                  hidden: bool) -> SafeString:
+    # A board holds ~150 tiles of ~40 distinct looks: build each look once per language.
     classes = ["tile"]
     for flag, name in ((wild, "is-wild"), (drawn, "is-drawn"), (claimed, "is-claimed"),
                        (last, "is-last"), (hidden, "is-hidden")):
         if flag:
             classes.append(name)
-    if hidden:
-        return format_html('<span class="{}"><img src="{}" alt="?" width="40" height="54"></span>',
-                           " ".join(classes), static("tiles/back.svg"))
-    view = TileView(_TILE_BY_CODE[code])
-    return format_html('<span class="{}" title="{}"><img src="{}" alt="{}" width="40" '
-                       'height="54"></span>', " ".join(classes), view.title,
-                       static(f"tiles/{code}.svg"), code)
+    sprite = static("tiles/tiles.svg")
+    if hidden:  # a face-down tile names nothing but what it is
+        return format_html(
+            '<span class="{}" data-tile="back"><svg viewBox="0 0 60 80" width="40" height="54" '
+            'role="img" aria-label="{}"><use href="{}#back"></use></svg></span>',
+            " ".join(classes), _("face-down tile"), sprite)
+    name = tile_names_module.tile_name(code)
+    return format_html(
+        '<span class="{}" data-tile="{}" title="{}"><svg viewBox="0 0 60 80" width="40" '
+        'height="54" role="img" aria-label="{}"><use href="{}#{}"></use></svg></span>',
+        " ".join(classes), code, name, name, sprite, code)
 
 
-def _tiles_by_code() -> dict[str, object]:
-    from games.tiles import TILES
+@register.filter
+def tile_name(code: str) -> str:
+    """A tile's name in the reader's language, from its notation (see replays.tile_names)."""
+    return tile_names_module.tile_name(code)
 
-    return {str(t): t for t in TILES}
+
+@register.filter
+def tile_names(codes: str) -> str:
+    """Tiles in notation (``123m 55z``) as names in the reader's language."""
+    return tile_names_module.tile_names(codes)
 
 
-_TILE_BY_CODE = _tiles_by_code()
+@register.filter
+def suit_name(letter: str) -> str:
+    """A suit letter (m, p, s) as the suit's name in the reader's language."""
+    return tile_names_module.suit_name(letter)
+
+
+@register.filter
+def wind_name(letter: str) -> str:
+    """A wind letter (E, S, W, N) as the wind's name in the reader's language."""
+    return tile_names_module.wind_name(letter)
 
 
 @register.filter
@@ -147,3 +178,24 @@ def decision_kind(kind: str) -> str:
     """A decision point's kind in the reader's language."""
     return {"turn": _("turn"), "claim": _("claim"), "rob_kong": _("robbing a kong"),
             "dingque": _("void suit"), "contract": _("contract")}.get(kind, kind)
+
+
+@register.simple_tag
+def reading_tiles(reading: str | None) -> SafeString:
+    """The engine's reading (``123p 456p 11z``) as its sets of tile faces, each set a group;
+    text that isn't tile notation is shown as it was."""
+    from django.utils.html import format_html_join
+
+    from games.tiles import parse_tiles
+
+    if not reading:
+        return SafeString("")
+    groups = []
+    for group in str(reading).split():
+        try:
+            faces = SafeString("".join(_tile_html(str(t), False, False, False, False, False)
+                                       for t in parse_tiles(group)))
+        except ValueError:
+            faces = SafeString(format_html("{}", group))
+        groups.append((faces,))
+    return format_html_join("", '<span class="reading-set tiles">{}</span>', groups)

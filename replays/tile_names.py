@@ -1,0 +1,87 @@
+"""Tiles, suits and winds named in the reader's language (一万, 东, 白 in Chinese; 1 Characters,
+East, White in English), so that no page shows tile notation such as ``1z`` as words.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import pgettext, pgettext_lazy
+
+from games.tiles import parse_tiles
+
+_NUMBERED: dict[str, tuple[Promise, ...]] = {
+    "m": (pgettext_lazy("tile", "1 Characters"), pgettext_lazy("tile", "2 Characters"),
+          pgettext_lazy("tile", "3 Characters"), pgettext_lazy("tile", "4 Characters"),
+          pgettext_lazy("tile", "5 Characters"), pgettext_lazy("tile", "6 Characters"),
+          pgettext_lazy("tile", "7 Characters"), pgettext_lazy("tile", "8 Characters"),
+          pgettext_lazy("tile", "9 Characters")),
+    "p": (pgettext_lazy("tile", "1 Dots"), pgettext_lazy("tile", "2 Dots"),
+          pgettext_lazy("tile", "3 Dots"), pgettext_lazy("tile", "4 Dots"),
+          pgettext_lazy("tile", "5 Dots"), pgettext_lazy("tile", "6 Dots"),
+          pgettext_lazy("tile", "7 Dots"), pgettext_lazy("tile", "8 Dots"),
+          pgettext_lazy("tile", "9 Dots")),
+    "s": (pgettext_lazy("tile", "1 Bamboo"), pgettext_lazy("tile", "2 Bamboo"),
+          pgettext_lazy("tile", "3 Bamboo"), pgettext_lazy("tile", "4 Bamboo"),
+          pgettext_lazy("tile", "5 Bamboo"), pgettext_lazy("tile", "6 Bamboo"),
+          pgettext_lazy("tile", "7 Bamboo"), pgettext_lazy("tile", "8 Bamboo"),
+          pgettext_lazy("tile", "9 Bamboo")),
+    "z": (pgettext_lazy("tile", "East"), pgettext_lazy("tile", "South"),
+          pgettext_lazy("tile", "West"), pgettext_lazy("tile", "North"),
+          pgettext_lazy("tile", "White"), pgettext_lazy("tile", "Green"),
+          pgettext_lazy("tile", "Red")),
+}
+
+
+def tile_name(code: str) -> str:
+    """A tile's name in the reader's language (一万, 东, 白 in Chinese; 1 Characters, East,
+    White in English), from its notation; anything else comes back as it was.
+
+    >>> tile_name("3p"), tile_name("7z"), tile_name("x")
+    ('3 Dots', 'Red', 'x')
+    """
+    text = str(code)
+    if len(text) == 2 and text[0].isdigit() and text[1] in _NUMBERED:
+        names = _NUMBERED[text[1]]
+        number = int(text[0])
+        if 1 <= number <= len(names):
+            return str(names[number - 1])
+    return text
+
+
+def tile_names(codes: str) -> str:
+    """Tiles written in notation (``123m 55z``) as names in the reader's language.
+
+    >>> tile_names("12m 5z")
+    '1 Characters 2 Characters White'
+    """
+    try:
+        tiles = parse_tiles(str(codes).replace(" ", ""))
+    except ValueError:
+        return str(codes)
+    return pgettext("between tile names", " ").join(tile_name(str(t)) for t in tiles)
+
+
+_SUITS: dict[str, Promise] = {
+    "m": pgettext_lazy("suit", "Characters"), "p": pgettext_lazy("suit", "Dots"),
+    "s": pgettext_lazy("suit", "Bamboo")}
+_WINDS: dict[str, Promise] = {
+    "E": pgettext_lazy("wind", "East"), "S": pgettext_lazy("wind", "South"),
+    "W": pgettext_lazy("wind", "West"), "N": pgettext_lazy("wind", "North")}
+
+
+def suit_name(letter: str) -> str:
+    """A suit letter as its name (万 / Characters); anything else comes back as it was.
+
+    >>> suit_name("p"), suit_name("q")
+    ('Dots', 'q')
+    """
+    return str(_SUITS.get(str(letter), letter))
+
+
+def wind_name(letter: str) -> str:
+    """A wind letter as its name (东 / East); anything else comes back as it was.
+
+    >>> wind_name("S")
+    'South'
+    """
+    return str(_WINDS.get(str(letter), letter))
