@@ -80,12 +80,15 @@ bench-site: install services
 loadtest: install services
 	$(BIN)/python tools/loadtest.py --clients 50 --seconds 60
 
-# The site on http://127.0.0.1:8000 with demo matches. Embedded SQLite unless DATABASE_URL
-# is set (then PostgreSQL).
+# The site on http://127.0.0.1:$(PORT) with demo matches, until Ctrl-C. Embedded SQLite unless
+# DATABASE_URL is set (then PostgreSQL). `make run PORT=8080` serves on another port.
+PORT ?= 8000
+
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py seed_demo
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Serving http://127.0.0.1:$(PORT)/ until Ctrl-C (a staff account: $(BIN)/python manage.py createsuperuser)"
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Translations: re-extract every marked string into locale/<lang>/LC_MESSAGES/django.po
 # (translations already there are kept), then compile the .mo files. Both are committed,
