@@ -35,7 +35,7 @@ from games.table import Phase, Table
 from games.tiles import TILES, Tile
 from games.variants import Score, ShantenSteps, Variant
 
-ENGINE_VERSION = "2"
+ENGINE_VERSION = "3"
 
 
 @dataclass

@@ -10,7 +10,7 @@ the settlement, and adds up the match. The first problem raises a
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -87,6 +87,11 @@ class Replayer:
         self.variant = VARIANTS[match.variant]
         self.carry = Carry()
         self.results: list[HandResult] = []
+        self.fee = int(_option(match, "fee") or 0)
+        start = int(_option(match, "start_balance") or 0)
+        # Balances are kept (JX-10.6 silver, SC-6.5 beans) when a fee or a start is set.
+        self.balances: list[int] | None = [start] * 4 if self.fee or start else None
+        self.coefficient = int(_option(match, "room_coefficient") or 1)
 
     def setup_for(self, number: int, hand: Hand) -> HandSetup:
         """Check what the hand states against what earlier hands left; build its setup."""
@@ -106,6 +111,7 @@ class Replayer:
             bank=bank,
             dealer_streak=expected.dealer_streak,
             wall=hand.wall,
+            balances=tuple(self.balances) if self.balances is not None else None,
         )
 
     def _expected(self, number: int, hand: Hand) -> Carry:
@@ -117,8 +123,8 @@ class Replayer:
             if not first:
                 _agree(number, carry.dealer == hand.dealer, "JX-3",
                        f"the dealer should be {self.match.players[carry.dealer or 0]}: the "
-                       "dealer stays after a dealer win or an exhausted hand, otherwise the "
-                       "next seat deals")
+                       "dealer stays after a dealer win or an exhausted hand, otherwise (an "
+                       "abandoned hand included) the next seat deals")
                 _agree(number, hand.round_wind == WINDS[carry.round_wind], "JX-3",
                        f"the round wind should be {WINDS[carry.round_wind]}")
                 _agree(number, hand.bank is None or stated_bank == carry.bank, "JX-7.11",
@@ -130,7 +136,8 @@ class Replayer:
             if not first:
                 _agree(number, carry.dealer == hand.dealer, "PT-1",
                        f"the dealer should be {self.match.players[carry.dealer or 0]}: the "
-                       "dealer stays after a dealer win or an exhausted hand")
+                       "dealer stays after a dealer win or an exhausted hand, otherwise (an "
+                       "abandoned hand included) the next seat deals")
                 _agree(number, hand.dealer_streak is None
                        or hand.dealer_streak == carry.dealer_streak, "PT-7.1",
                        f"the dealer streak should be {carry.dealer_streak}")
@@ -181,6 +188,7 @@ class Replayer:
 
     def begin(self, number: int, hand: Hand) -> Table:
         """The table of a hand, its setup checked against the earlier hands."""
+        self._check_minimum(number)
         setup = self._setup_checked(number, hand)
         try:
             return TABLES[self.variant.name](setup)
@@ -190,6 +198,7 @@ class Replayer:
     def conclude(self, number: int, hand: Hand, table: Table, reason: str) -> HandResult:
         """Record a finished hand and what it leaves to the next."""
         result = HandResult(number, table, list(table.deltas), reason, table.setup.bank)
+        result.fees = self._take_fees(result)
         self._carry_over(result, hand)
         self.results.append(result)
         return result
@@ -204,7 +213,8 @@ class Replayer:
         table = result.table
         dealer = hand.dealer
         dealer_won = any(w.seat == dealer for w in table.wins)
-        stays = dealer_won or result.end_reason != "win"
+        # JX-3, PT-1: an abandoned hand is neither a win nor exhausted: the next seat deals.
+        stays = dealer_won or result.end_reason == "exhausted"
         next_dealer = dealer if stays else (dealer + 1) % 4
         round_wind = table.setup.round_wind
         if dealer == 3 and next_dealer == 0:
@@ -226,40 +236,38 @@ class Replayer:
     def result(self) -> MatchResult:
         results = list(self.hands()) if not self.results else self.results
         totals = [sum(h.deltas[s] for h in results) for s in range(4)]
-        fees, balances = self._fees(results)
+        fees = [sum(r.fees[s] for r in results) for s in range(4)]
+        balances = list(self.balances) if self.balances is not None else None
         return MatchResult(self.variant, results, totals, fees, balances)
 
-    def _fees(self, results: Sequence[HandResult]) -> tuple[list[int], list[int] | None]:
-        """JX-10.6 silver and SC-6.5 beans: fees taken separately, never below zero."""
-        fee = int(_option(self.match, "fee") or 0)
-        start = int(_option(self.match, "start_balance") or 0)
-        house = [sum(r.table.fees[s] for r in results) for s in range(4)]
-        if not fee and not start:
-            for result in results:
-                result.fees = list(result.table.fees)
-            return house, None
-        coefficient = int(_option(self.match, "room_coefficient") or 1)
+    def _check_minimum(self, number: int) -> None:
+        """SC-6.5: a player below the room's minimum can't start another hand."""
         minimum = int(_option(self.match, "min_balance") or 0)
-        balances = [start] * 4
-        fees = [0, 0, 0, 0]
-        for result in results:
-            short = [s for s in range(4) if balances[s] < minimum]
-            if short and result.number > 1:
-                raise LogError(f"{self.match.players[short[0]]} has {balances[short[0]]}, below "
-                               f"the room's minimum of {minimum}, and can't start another hand",
-                               hand=result.number, rule="SC-6.5")
-            for seat in range(4):
-                balances[seat] += result.deltas[seat] * coefficient
-            if result.end_reason == "abandoned" and self.variant.name == "jiaxing":
-                taken = self._leave_fees(result, balances, fee)
-            else:
-                taken = [min(fee + result.table.fees[s], max(b, 0))
-                         for s, b in enumerate(balances)]
-            for seat in range(4):
-                balances[seat] -= taken[seat]
-                fees[seat] += taken[seat]
-            result.fees = taken
-        return fees, balances
+        if self.balances is None or number == 1:
+            return
+        short = [s for s in range(4) if self.balances[s] < minimum]
+        if short:
+            raise LogError(f"{self.match.players[short[0]]} has {self.balances[short[0]]}, below "
+                           f"the room's minimum of {minimum}, and can't start another hand",
+                           hand=number, rule="SC-6.5")
+
+    def _take_fees(self, result: HandResult) -> list[int]:
+        """JX-10.6 silver and SC-6.5 beans: the hand's deltas × N, then the fees taken
+        separately, never below zero. The table's own house charges (SC-6.6) are in
+        points, so they are multiplied by N like the deltas."""
+        house = [charge * self.coefficient for charge in result.table.fees]
+        balances = self.balances
+        if balances is None:
+            return house
+        for seat in range(4):
+            balances[seat] += result.deltas[seat] * self.coefficient
+        if result.end_reason == "abandoned" and self.variant.name == "jiaxing":
+            taken = self._leave_fees(result, balances, self.fee)
+        else:
+            taken = [min(self.fee + house[s], max(b, 0)) for s, b in enumerate(balances)]
+        for seat in range(4):
+            balances[seat] -= taken[seat]
+        return taken
 
     def _leave_fees(self, result: HandResult, balances: list[int], fee: int) -> list[int]:
         penalty = int(_option(self.match, "escape_penalty") or 0)
@@ -289,6 +297,8 @@ def settlement_rule(table: Table) -> str:
             return "PT-7.5"
         bomb = wins[-1].score.extra.get("bomb")
         return "PT-7.3" if bomb in ("big", "super") else "PT-7.2"
+    if any(seat.left for seat in table.seats):
+        return "SC-6.6"  # the leaver's charge and compensation decide the hand
     if table.end_reason == "exhausted":
         return "SC-6.4"
     return "SC-6.2" if wins and wins[-1].target is None else "SC-6.1"

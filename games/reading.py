@@ -53,7 +53,9 @@ class Summary:
     wilds: int
     all_pungs: bool
     all_terminal: bool  # every group holds a 1 or a 9 (SC-5.4)
-    pung_kinds: frozenset[int]  # local indices of honour pungs (suited parts: empty)
+    # Local indices of honour pungs, sorted, one entry per pung: two pungs of one kind
+    # (possible with wildcards, C-4) each earn their row (JX-6 Reading). Suited parts: empty.
+    pung_kinds: tuple[int, ...]
 
     def plus(self, other: Summary) -> Summary:
         return Summary(
@@ -62,11 +64,11 @@ class Summary:
             self.wilds + other.wilds,
             self.all_pungs and other.all_pungs,
             self.all_terminal and other.all_terminal,
-            self.pung_kinds | other.pung_kinds,
+            tuple(sorted(self.pung_kinds + other.pung_kinds)),
         )
 
 
-EMPTY = Summary(0, 0, 0, True, True, frozenset())
+EMPTY = Summary(0, 0, 0, True, True, ())
 LocalGroup = tuple[GroupType, int, int]  # type, local index, wilds
 PartReadings = tuple[tuple[Summary, tuple[LocalGroup, ...]], ...]
 
@@ -84,7 +86,7 @@ def _group_summary(kind: GroupType, low: int, wilds: int, suited: bool) -> Summa
         terminal,
         # Only honour pungs score by kind (JX-6.1–6.4); suited pungs stay anonymous so
         # that readings alike for scoring merge.
-        frozenset((low,)) if kind == "pung" and not suited else frozenset(),
+        (low,) if kind == "pung" and not suited else (),
     )
 
 

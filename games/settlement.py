@@ -589,9 +589,9 @@ def sichuan_exhaustion_deltas(
     - (c) every player still in who is not ready (花猪 included) gives back
       the kong payments they received: ``kong_income[seat]`` lists them as
       (payer, amount) pairs, each refunded to its payer — also to a payer
-      who has won since (a winner who left is the caller's business, SC-6.6:
-      leave that entry out). Entries of ready players and of players no
-      longer in are ignored: they keep their kong income.
+      who has won since. A payer who has left is refunded nothing (SC-6.6):
+      the caller leaves that entry out. Entries of ready players and of
+      players no longer in are ignored: they keep their kong income.
 
     Seats 0 (a 花猪) and 1 (not ready, with a concealed kong paid by 0, 2, 3)
     against seat 2 (ready for 4 points); seat 3 has won already:
@@ -674,6 +674,103 @@ def _sichuan_kong_refunds(
             if seat in refunders:
                 _pay(deltas, seat, payer, amount)
     return deltas
+
+
+class LeaveSettlement(NamedTuple):
+    """What a Sichuan leaver pays (SC-6.6): ``deltas`` to the others, ``charge`` to the house.
+
+    ``deltas`` sum to zero (C-6); the leaver loses ``charge`` on top of them.
+    """
+
+    deltas: list[int]
+    charge: int
+
+
+def sichuan_leave_deltas(
+    leaver: Seat,
+    owed: Mapping[Seat, int],
+    *,
+    cap_points: int,
+    factor: int = 1,
+    minimum: int = 0,
+    balance: int | None = None,
+) -> LeaveSettlement:
+    """Settle a player leaving a Sichuan hand, 逃跑 (SC-6.6).
+
+    ``owed`` maps every other player still in to what the leaver would owe them
+    under 查花猪/查大叫 (SC-6.4 a, b) if the hand were exhausted now (0 or less
+    when they would owe nothing). The leaver is charged, for the house, the cap
+    points × those players plus the owed amounts × the correction factor X,
+    at least ``minimum``; each of those players is compensated their owed
+    amount × X, at least ``minimum``. The leaver loses both (the seed's
+    实际减少 = 扣豆 + 赔偿).
+
+    A 花猪 leaves three players still in, cap 8: 8 to each and 48 to the house.
+
+    >>> sichuan_leave_deltas(3, {0: 8, 1: 8, 2: 8}, cap_points=8)
+    LeaveSettlement(deltas=[8, 8, 8, -24], charge=48)
+
+    ``balance`` is what the leaver has (in points); when it can't cover charge
+    + compensation it is split between them in the ratio they would have had,
+    and the compensation among the others in theirs (rounded down, the points
+    left over going one each in playing order after the leaver):
+
+    >>> sichuan_leave_deltas(3, {0: 8, 1: 8, 2: 8}, cap_points=8, balance=36)
+    LeaveSettlement(deltas=[4, 4, 4, -12], charge=24)
+
+    A non-default factor and minimum: seat 1 is owed 4 × 2, seat 2 nothing but
+    gets the minimum 3; the charge is 8 × 2 + 8 = 24.
+
+    >>> sichuan_leave_deltas(0, {1: 4, 2: 0}, cap_points=8, factor=2, minimum=3)
+    LeaveSettlement(deltas=[-11, 8, 3, 0], charge=24)
+    """
+    rule = "SC-6.6"
+    _check_seat(leaver, rule, "leaver")
+    others = _seat_set(owed, rule, "seat still in")
+    if leaver in others:
+        raise SettlementError(rule, f"seat {leaver} can't be compensated for their own leaving")
+    _check_positive(cap_points, "SC-5", "the cap points")
+    _check_non_negative(factor, rule, "the correction factor X")
+    _check_non_negative(minimum, rule, "the minimum")
+    scaled = {seat: max(amount, 0) * factor for seat, amount in owed.items()}
+    compensation = {seat: max(amount, minimum) for seat, amount in scaled.items()}
+    charge = max(cap_points * len(others) + sum(scaled.values()), minimum)
+    if balance is not None and balance < charge + sum(compensation.values()):
+        charge, compensation = _split_short_balance(leaver, max(balance, 0), charge, compensation)
+    deltas = [0] * 4
+    for seat, amount in compensation.items():
+        _pay(deltas, leaver, seat, amount)
+    return LeaveSettlement(deltas, charge)
+
+
+def _split_short_balance(
+    leaver: Seat, balance: int, charge: int, compensation: Mapping[Seat, int]
+) -> tuple[int, dict[Seat, int]]:
+    """SC-6.6: a short balance split between charge and compensation, then among the others.
+
+    >>> _split_short_balance(0, 10, 30, {1: 10, 2: 0, 3: 10})
+    (6, {1: 2, 2: 0, 3: 2})
+    """
+    total = charge + sum(compensation.values())
+    charge_part = balance * charge // total
+    return charge_part, _shares(leaver, balance - charge_part, compensation)
+
+
+def _shares(leaver: Seat, amount: int, weights: Mapping[Seat, int]) -> dict[Seat, int]:
+    """``amount`` split in the ratio of ``weights``, rounded down; the points left over
+    go one each in playing order after ``leaver``, to seats with a weight.
+
+    >>> _shares(3, 10, {0: 1, 1: 1, 2: 1})
+    {0: 4, 1: 3, 2: 3}
+    """
+    total = sum(weights.values())
+    if total == 0:
+        return {seat: 0 for seat in weights}
+    shares = {seat: amount * weight // total for seat, weight in weights.items()}
+    order = [seat for seat in ((leaver + step) % 4 for step in (1, 2, 3)) if weights.get(seat)]
+    for index in range(amount - sum(shares.values())):
+        shares[order[index % len(order)]] += 1
+    return shares
 
 
 class BeanSettlement(NamedTuple):

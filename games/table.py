@@ -118,6 +118,9 @@ class HandSetup:
     bank: tuple[str, ...] = ()  # the carried fans this hand may use (its own triggers added)
     dealer_streak: int = 0
     wall: tuple[Tile, ...] | None = None
+    # Each seat's balance when the hand starts, when the match keeps balances (beans for
+    # Sichuan, SC-6.5); a Sichuan leaver pays no more than they have (SC-6.6).
+    balances: tuple[int, ...] | None = None
 
 
 # Discard actions are the most common; being immutable they are built once.
@@ -327,7 +330,7 @@ class Table:
     def apply(self, event: Event) -> None:
         """Apply one event, or raise :class:`RuleViolation` naming the rule."""
         if self.phase is _ENDED:
-            raise RuleViolation("C-5", "the hand is already over")
+            raise self._after_the_end(event)
         handler = self._handler_map.get(event.type) if "_handler_map" in type(self).__dict__ \
             else self._handlers().get(event.type)
         if handler is None:
@@ -338,6 +341,32 @@ class Table:
             raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
         handler(self, event)
         self.seen_events += 1
+
+    def _after_the_end(self, event: Event) -> RuleViolation:
+        """The refusal of an event after the hand ended, naming the rule it breaks.
+
+        A second win on what ended the hand breaks the rule that lets only the first
+        in playing order win it: PT-5.2 on a discard, JX-8 on a kong, PT-5.5 on the
+        turned-up gold.
+        """
+        last = self.wins[-1] if self.wins else None
+        if event.type != "hu" or event.actor is None or last is None:
+            return RuleViolation("C-5", "the hand is already over")
+        if last.how == "rob_gold" and event.how == "rob_gold":
+            rule, what, order = "PT-5.5", "rob the gold", "the dealer first, then playing order"
+        elif last.target is None or event.target != last.target or event.tile != last.tile:
+            return RuleViolation("C-5", "the hand is already over")
+        elif last.how == "robbing_kong":
+            rule, what = self.ROB_KONG_RULE, "rob the same kong"
+            order = "only the first in playing order after the konger wins"
+        else:
+            rule, what = self.FIRST_DISCARD_WINNER_RULE, "win on the same discard"
+            order = "only the first in playing order after the discarder wins"
+        return RuleViolation(
+            rule, f"{self.name(event.actor)} can't {what}: {self.name(last.seat)} won it ({order})"
+        )
+
+    FIRST_DISCARD_WINNER_RULE: ClassVar[str] = "SC-3.1"
 
     def apply_run(self, events: Sequence[Event]) -> int:
         """Apply events up to the first ``end``; returns how many were applied.
@@ -833,7 +862,8 @@ class Table:
             win_tile=tile,
             self_draw=True,
             after_kong=self.after_kong,
-            last_tile=self.tiles_left == 0 and not self.after_kong,
+            # JX-7.6: a kong replacement that is the last drawable tile counts too.
+            last_tile=self.tiles_left == 0,
             first_turn=self.first_turn(actor),
             bomb=bomb,
         )
@@ -1156,7 +1186,7 @@ class Table:
             win_tile=tile,
             self_draw=True,
             after_kong=self.after_kong,
-            last_tile=self.tiles_left == 0 and not self.after_kong,
+            last_tile=self.tiles_left == 0,  # JX-7.6, a last replacement included
             first_turn=self.first_turn(seat),
         )
         if self.variant.shanten(position) > -1 and not (
@@ -1430,6 +1460,7 @@ class PutianTable(Table):
     SETUP_RULE = "PT-1"
     NO_CLAIM_RULE = "PT-4"
     ROB_KONG_RULE = "PT-4"
+    FIRST_DISCARD_WINNER_RULE = "PT-5.2"
 
     def __init__(self, setup: HandSetup) -> None:
         super().__init__(setup)
@@ -1851,7 +1882,9 @@ class SichuanTable(Table):
         pigs = [s for s in still_in if self.is_flower_pig(s)]
         ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
         ready = {s: p for s, p in ready.items() if p > 0}
-        income = {s: self.seats[s].kong_income for s in still_in}
+        # SC-6.6: a payer who has left (a winner who left included) is refunded nothing.
+        income = {s: [(payer, amount) for payer, amount in self.seats[s].kong_income
+                      if not self.seats[payer].left] for s in still_in}
         not_ready = [s for s in still_in if s not in ready]
         if pigs and len(pigs) < len(still_in):
             self.settlement_notes.append("SC-6.4a 查花猪")
@@ -1896,22 +1929,28 @@ class SichuanTable(Table):
             self.drawn = None
 
     def _charge_leaver(self, leaver: int) -> None:
-        """SC-6.6 without balances: the leaver pays each other player still in the
-        查花猪/查大叫 amount owed to them as if the hand were exhausted now, times the
-        correction factor X, at least the minimum; the rest of the charge (the cap per
-        player not yet won, plus the same amounts) goes to the house as a fee."""
-        factor = self.rule("escape_factor")
-        minimum = self.rule("escape_minimum")
+        """SC-6.6: the charge to the house and the compensation to the others still in,
+        both from the leaver, split when the leaver's balance can't cover them."""
         others = [s for s in self.players_in() if s != leaver]
-        owed = {p: max(self._exhaustion_owed(leaver, p), 0) * factor for p in others}
-        compensation = {p: max(owed[p], minimum) for p in others}
-        charge = max(self._cap_points() * len(others) + sum(owed.values()), minimum)
-        charge = max(charge, sum(compensation.values()))
-        for p, amount in compensation.items():
-            self.deltas[p] += amount
-            self.deltas[leaver] -= amount
-        self.fees[leaver] += charge - sum(compensation.values())
+        result = settlement.sichuan_leave_deltas(
+            leaver,
+            {p: self._exhaustion_owed(leaver, p) for p in others},
+            cap_points=self._cap_points(),
+            factor=self.rule("escape_factor"),
+            minimum=self.rule("escape_minimum"),
+            balance=self._balance_in_points(leaver),
+        )
+        for seat in range(4):
+            self.deltas[seat] += result.deltas[seat]
+        self.fees[leaver] += result.charge
         self.settlement_notes.append("SC-6.6 leaving")
+
+    def _balance_in_points(self, seat: int) -> int | None:
+        """What a seat has now, in whole points (balances are in beans, SC-6.5)."""
+        if self.setup.balances is None:
+            return None
+        coefficient = self.rule("room_coefficient")
+        return (self.setup.balances[seat] + self.deltas[seat] * coefficient) // coefficient
 
     def _cap_points(self) -> int:
         return int(self.rule("base") * 2 ** (self.rule("cap_fan") - 1))

@@ -545,6 +545,9 @@ class SichuanShantenSteps(ShantenSteps):
 
 # -- Jiaxing ------------------------------------------------------------------
 
+_TaiFeatures = tuple[int, bool, tuple[int, ...]]
+"""What a Jiaxing reading's tai depend on: suit bits, all pungs, honour pungs (one per pung)."""
+
 JX_BANK = {
     "huangfan": PatternDef("JX-7.4", "黄番", "carried from an exhausted hand", "fan", 1),
     "laotouhuang": PatternDef("JX-7.5", "老头黄", "carried: an honour wildcard", "fan", 1),
@@ -668,8 +671,8 @@ class Jiaxing(Variant):
             return super().best_value(position, found)
         wild = sum(1 for t in position.hand if t.kind in position.wildcards)
         melds = cls._meld_features(position)
-        tai_of: dict[tuple[int, bool, frozenset[int]], int] = {}
-        best: tuple[int, tuple[int, bool, frozenset[int]], Reading] | None = None
+        tai_of: dict[_TaiFeatures, int] = {}
+        best: tuple[int, _TaiFeatures, Reading] | None = None
         for reading in found:
             free = reading.free_sets + int(reading.free_pair)
             for kinds in itertools.product(cls.FREE_KINDS, repeat=free):
@@ -691,38 +694,52 @@ class Jiaxing(Variant):
                      reading=_reading_text(position, reading))
 
     @staticmethod
-    def _meld_features(position: Position) -> tuple[int, bool, frozenset[int]]:
-        suits, all_pungs, honour_pungs = 0, True, set()
+    def _meld_features(position: Position) -> _TaiFeatures:
+        suits, all_pungs, honour_pungs = 0, True, []
         for meld in position.melds:
             suits |= 1 << min(meld.first.kind // 9, 3)
             if meld.type == "chi":
                 all_pungs = False
             elif meld.first.kind >= 27:
-                honour_pungs.add(meld.first.kind)
-        return suits, all_pungs, frozenset(honour_pungs)
+                honour_pungs.append(meld.first.kind)
+        return suits, all_pungs, tuple(sorted(honour_pungs))
 
     @staticmethod
     def _features(reading: Reading, free_kinds: Sequence[Tile],
-                  melds: tuple[int, bool, frozenset[int]]) -> tuple[int, bool, frozenset[int]]:
-        """What tai depends on: suits present (bits m, p, s, honours), all pungs, honour pungs."""
+                  melds: _TaiFeatures) -> _TaiFeatures:
+        """What tai depends on: suits present (bits m, p, s, honours), all pungs, honour pungs.
+
+        Honour pungs are a sorted tuple with one entry per pung, so that two pungs
+        of one kind (wildcards standing for a kind whose copies are in use, C-4)
+        each earn their row (JX-6 Reading).
+        """
         parts = reading.parts
-        suits, all_pungs, honour_pungs = melds
+        suits, all_pungs, melded = melds
+        honour_pungs = list(melded)
         for index in range(4):
             if parts[index].sets or parts[index].pairs:
                 suits |= 1 << index
         all_pungs = all_pungs and parts[0].all_pungs and parts[1].all_pungs and parts[2].all_pungs
-        if parts[3].pung_kinds:
-            honour_pungs = honour_pungs | {27 + i for i in parts[3].pung_kinds}
+        honour_pungs.extend(27 + i for i in parts[3].pung_kinds)
         for index, kind in enumerate(free_kinds):
             suits |= 1 << min(kind.kind // 9, 3)
             if index < reading.free_sets and kind.kind >= 27:
-                honour_pungs = honour_pungs | {kind.kind}
-        return suits, all_pungs, honour_pungs
+                honour_pungs.append(kind.kind)
+        return suits, all_pungs, tuple(sorted(honour_pungs))
 
     @classmethod
-    def _tai(cls, position: Position, features: tuple[int, bool, frozenset[int]],
-             wild: int) -> list[Hit]:
-        """The tai of a reading's features (JX-6); nothing when JX-5.3 isn't met."""
+    def _tai(cls, position: Position, features: _TaiFeatures, wild: int) -> list[Hit]:
+        """The tai of a reading's features (JX-6); nothing when JX-5.3 isn't met.
+
+        Every honour pung earns its own row, two pungs of one kind included:
+
+        >>> from games.position import Position
+        >>> from games.tiles import parse_tiles
+        >>> position = Position(variant=Jiaxing, hand=tuple(parse_tiles("11z")),
+        ...                     wildcards=frozenset({0}), seat=0, dealer=0)
+        >>> [(h.pattern.id, h.value) for h in Jiaxing._tai(position, (8, True, (27, 27)), 3)]
+        [('JX-6.4', 2), ('JX-6.4', 2), ('JX-6.9', 10), ('JX-6.6', 2)]
+        """
         p = cls.PATTERNS
         suits, all_pungs, honour_pungs = features
         requirement: list[Hit] = []
@@ -736,13 +753,11 @@ class Jiaxing(Variant):
             return []
         hits: list[Hit] = []
         for kind, rule in ((33, "JX-6.1"), (32, "JX-6.2"), (31, "JX-6.3")):
-            if kind in honour_pungs:
-                hits.append(Hit(p[rule], 1))
+            hits.extend(Hit(p[rule], 1) for _ in range(honour_pungs.count(kind)))
         for wind in range(4):
-            if 27 + wind in honour_pungs:
-                tai = (wind == position.round_wind) + (wind == position.seat_wind)
-                if tai:
-                    hits.append(Hit(p["JX-6.4"], tai))
+            tai = (wind == position.round_wind) + (wind == position.seat_wind)
+            if tai:
+                hits.extend(Hit(p["JX-6.4"], tai) for _ in range(honour_pungs.count(27 + wind)))
         if not wild:
             hits.append(Hit(p["JX-6.5"], 1))
         return hits + requirement
