@@ -11,6 +11,11 @@ import warnings
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
+
+# The admin and form classes are generic for the type checker (ModelAdmin[Match]); this
+# makes them subscriptable when the site runs too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 

@@ -23,7 +23,7 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate, TruncHour
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -35,9 +35,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games.analysis import ENGINE_VERSION
 from replays import charts, health, puzzles
+from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.models import Annotation, Attempt, DailyPuzzle, Hand, Match, WorkerHeartbeat
 from replays.tasks import WAITING, queue_match, waiting_since
-from replays.views import _wants_fragment
 
 DEFAULT_DAYS = 14
 DAY_CHOICES = (7, 14, 30, 90)
@@ -50,10 +50,10 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
     """Anonymous visitors are sent to log in; logged-in users who are not staff get 403."""
 
     @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapped(request: HtmxHttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         user = request.user
         if not user.is_authenticated:
-            if request.htmx:  # type: ignore[attr-defined]
+            if request.htmx:
                 # A poll after the session ended: the whole page goes to the log-in form.
                 return HttpResponseClientRedirect(
                     f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': reverse('dashboard')})}")
@@ -172,9 +172,9 @@ def metrics(days: int, now: dt.datetime | None = None) -> dict[str, Any]:
 def _uploads(window: Window, found: dict[str, Any]) -> None:
     rows = (Match.objects.filter(uploaded_at__gte=window.since)
             .annotate(day=TruncDate("uploaded_at")).values("day")
-            .annotate(n=Count("id"), hands=Sum("hand_count")))
+            .annotate(n=Count("id"), hand_sum=Sum("hand_count")))
     uploads = _per_day(rows, window.days)
-    hands = _per_day(rows, window.days, "hands")
+    hands = _per_day(rows, window.days, "hand_sum")
     found.update(uploads_today=int(uploads[-1]), uploads_total=int(sum(uploads)),
                  hands_total=int(sum(hands)))
     found["charts"]["uploads"] = charts.bar_chart(
@@ -318,11 +318,11 @@ def _rate_tip(tries: dict[str, dict[dt.date, int]], days: list[dt.date],
 @require_GET
 @vary_on_headers("HX-Request")
 @staff_required
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: HtmxHttpRequest) -> HttpResponse:
     """The page, or (for htmx's poll) just its numbers."""
     context = metrics(days_from(request.GET.get("days")))
     context["day_choices"] = DAY_CHOICES
-    if _wants_fragment(request):
+    if wants_fragment(request):
         return render(request, "replays/dashboard.html#numbers", context)
     return render(request, "replays/dashboard.html", context)
 
@@ -330,7 +330,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_POST
 @staff_required
-def retry(request: HttpRequest, match_id: int) -> HttpResponse:
+def retry(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     """Queue every hand of a match again (a failed one, or one stuck waiting)."""
     match = get_object_or_404(Match.objects.defer("document"), pk=match_id)
     queue_match(match.pk)
@@ -340,7 +340,7 @@ def retry(request: HttpRequest, match_id: int) -> HttpResponse:
     if match.annotation_status == Match.Status.FAILED:
         notice += " " + match.annotation_error
     days = days_from(request.POST.get("days"))
-    if _wants_fragment(request):
+    if wants_fragment(request):
         context = metrics(days)
         context.update(notice=notice, retried=match, day_choices=DAY_CHOICES)
         return render(request, "replays/dashboard.html#numbers", context)

@@ -10,9 +10,10 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -21,6 +22,7 @@ from django.views.decorators.vary import vary_on_headers
 
 from games.variants import VARIANTS
 from replays.board import board_at, replayed_match
+from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.models import Match
 from replays.services import DuplicateUpload, UploadError, store_document
 
@@ -52,15 +54,17 @@ class UploadForm(forms.Form):
         return visibility
 
 
-def _visible(request: HttpRequest) -> QuerySet[Match]:
+def _visible(request: HtmxHttpRequest) -> QuerySet[Match]:
     return Match.objects.filter(visibility=Match.Visibility.PUBLIC, hidden=False)
 
 
-def browse(request: HttpRequest) -> HttpResponse:
+def browse(request: HtmxHttpRequest) -> HttpResponse:
     """Newest first, with filters; ``?mine=1`` lists the user's own uploads."""
     form = FilterForm(request.GET or None)
-    mine = request.GET.get("mine") == "1" and request.user.is_authenticated
-    matches = Match.objects.filter(owner=request.user) if mine else _visible(request)
+    user = request.user
+    mine = request.GET.get("mine") == "1" and user.is_authenticated
+    matches = (Match.objects.filter(owner=user) if mine and user.is_authenticated
+               else _visible(request))
     if form.is_valid():
         data = form.cleaned_data
         if data["q"]:
@@ -83,7 +87,7 @@ def browse(request: HttpRequest) -> HttpResponse:
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def upload(request: HttpRequest) -> HttpResponse:
+def upload(request: HtmxHttpRequest) -> HttpResponse:
     """One or several files, or pasted JSON; each stored whole or refused with a reason."""
     form = UploadForm(request.POST or None, user=request.user)
     results: list[dict[str, Any]] = []
@@ -109,12 +113,12 @@ def upload(request: HttpRequest) -> HttpResponse:
             for name, raw, problem in items:
                 results.append(_store_one(request, form, name, raw, problem))
     context = {"form": form, "results": results, "limit": settings.MAX_UPLOAD_BYTES}
-    if _wants_fragment(request) and request.method == "POST":
+    if wants_fragment(request) and request.method == "POST":
         return render(request, "replays/upload.html#results", context)
     return render(request, "replays/upload.html", context)
 
 
-def _store_one(request: HttpRequest, form: UploadForm, name: str, raw: bytes | None,
+def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes | None,
                problem: str | None) -> dict[str, Any]:
     if problem is not None or raw is None:
         return {"name": name, "ok": False, "error": problem}
@@ -132,7 +136,7 @@ def _store_one(request: HttpRequest, form: UploadForm, name: str, raw: bytes | N
     return {"name": name, "ok": True, "match": match}
 
 
-def _match_for(request: HttpRequest, public_id: str, document: bool = False) -> Match:
+def _match_for(request: HtmxHttpRequest, public_id: str, document: bool = False) -> Match:
     matches = Match.objects.all() if document else Match.objects.defer("document")
     match = get_object_or_404(matches, public_id=public_id)
     if not match.visible_to(request.user):
@@ -147,14 +151,8 @@ def _int(value: str | None, default: int) -> int:
         return default
 
 
-def _wants_fragment(request: HttpRequest) -> bool:
-    """An htmx swap, but not htmx restoring a page missing from its history cache."""
-    htmx = request.htmx  # type: ignore[attr-defined]
-    return bool(htmx) and not htmx.history_restore_request
-
-
 @vary_on_headers("HX-Request")
-def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
+def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
     match = _match_for(request, public_id)
     data = replayed_match(match)
@@ -170,7 +168,7 @@ def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     analysis = _analysis(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
                "analysis": analysis, "spoilers": spoilers}
-    if _wants_fragment(request):
+    if wants_fragment(request):
         return render(request, "replays/viewer.html#board", context)
     return render(request, "replays/viewer.html", context)
 
@@ -211,7 +209,7 @@ def _ranked(decision: dict[str, Any]) -> dict[str, Any]:
     return dict(decision, alternatives=alternatives)
 
 
-def progress(request: HttpRequest, public_id: str) -> HttpResponse:
+def progress(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """The annotation status of a match; polled by htmx until it is done or failed."""
     from replays.tasks import progress as count
 
@@ -252,7 +250,7 @@ def _links(match: Match, board: Any, seat: int | None,
     return links
 
 
-def download(request: HttpRequest, public_id: str) -> HttpResponse:
+def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """The document exactly as uploaded."""
     match = _match_for(request, public_id, document=True)
     response = HttpResponse(bytes(match.document), content_type="application/json")
@@ -260,7 +258,7 @@ def download(request: HttpRequest, public_id: str) -> HttpResponse:
     return response
 
 
-def rules(request: HttpRequest, variant: str) -> HttpResponse:
+def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     """The variant's patterns and options, straight from the engine's own tables."""
     cls = VARIANTS.get(variant)
     if cls is None:
@@ -271,8 +269,8 @@ def rules(request: HttpRequest, variant: str) -> HttpResponse:
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+def signup(request: HtmxHttpRequest) -> HttpResponse:
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)

@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from games.tiles import TILES, Tile
 from replays.board import TileView
 
 register = template.Library()
@@ -40,8 +41,7 @@ def _tile_html(code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
                        static(f"tiles/{code}.svg"), code)
 
 
-def _tiles_by_code() -> dict[str, object]:
-    from games.tiles import TILES
+def _tiles_by_code() -> dict[str, Tile]:
 
     return {str(t): t for t in TILES}
 
