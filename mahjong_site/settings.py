@@ -79,10 +79,15 @@ MIDDLEWARE = [
 ROOT_URLCONF = "mahjong_site.urls"
 WSGI_APPLICATION = "mahjong_site.wsgi.application"
 
+# The replays app's parts, each a subpackage with its own views, services and templates
+# (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
+SITE_PARTS = ("library", "annotation", "puzzles", "operations")
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates",
+                 *(BASE_DIR / "replays" / part / "templates" for part in SITE_PARTS)],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

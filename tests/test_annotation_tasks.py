@@ -47,7 +47,8 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 
 from games.analysis import ENGINE_VERSION
-from replays import services, tasks
+from replays.annotation import tasks
+from replays.library import services
 from replays.models import Annotation, Hand, Match
 
 from .conftest import forget_connections, redis_or_skip, remove_queue_keys, wait_for
@@ -631,7 +632,7 @@ def test_it_last_hands_finishing_together_mark_the_match_done(
 
 
 def test_it_time_limit_settings_reach_the_annotation_task() -> None:
-    script = ("import django; django.setup(); from replays.tasks import annotate_hand as t; "
+    script = ("import django; django.setup(); from replays.annotation.tasks import annotate_hand as t; "
               "print(t.soft_time_limit, t.time_limit)")
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
                    "CELERY_SOFT_TIME_LIMIT": "30", "CELERY_TIME_LIMIT": "45"}

@@ -20,8 +20,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION
-from replays import charts, dashboard, tasks
+from replays.annotation import tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
+from replays.operations import charts, dashboard, views
 
 from .conftest import configured_broker, redis_or_skip
 
@@ -90,7 +91,7 @@ def test_it_refuses_the_retry_to_anonymous_visitors_and_users(
         monkeypatch: pytest.MonkeyPatch) -> None:
     match = fail(make_match(alice))
     queued: list[int] = []
-    monkeypatch.setattr(dashboard, "queue_match", queued.append)
+    monkeypatch.setattr(views, "queue_match", queued.append)
     response = client.post(f"/dashboard/retry/{match.pk}/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     client.force_login(alice)
@@ -267,7 +268,7 @@ def test_it_lists_workers_by_when_they_were_last_seen(client: Client, staff: Any
 
 def test_the_puzzle_numbers_per_day_and_variant(client: Client, staff: Any, alice: Any,
                                                 bob: Any) -> None:
-    from replays.puzzles import puzzle_day
+    from replays.puzzles.services import puzzle_day
 
     def puzzle(variant: str, seed: str) -> Puzzle:
         return Puzzle.objects.create(variant=variant, difficulty=1, position={},

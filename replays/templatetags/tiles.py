@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from games.tiles import TILES, Tile
-from replays.board import TileView
+from replays.library.board import TileView
 
 register = template.Library()
 

@@ -9,6 +9,8 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from games.log import LogError, loads
@@ -117,8 +119,18 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
     return stored
 
 
+def visible_match(request: HttpRequest, public_id: str, document: bool = False) -> Match:
+    """The match, when the request's user may see it; 404 otherwise (and for no match).
+    Without ``document`` the uploaded bytes are not loaded."""
+    matches = Match.objects.all() if document else Match.objects.defer("document")
+    match = get_object_or_404(matches, public_id=public_id)
+    if not match.visible_to(request.user):
+        raise Http404("No such replay")
+    return match
+
+
 def _queue(match_id: int) -> None:
-    from replays.tasks import queue_match
+    from replays.annotation.tasks import queue_match
 
     queue_match(match_id)
 

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from games.analysis import ENGINE_VERSION
-from replays import puzzles
+from replays.annotation.tasks import queue_match
 from replays.models import (
     Annotation,
     Attempt,
@@ -35,7 +35,8 @@ from replays.models import (
     Puzzle,
     WorkerHeartbeat,
 )
-from replays.tasks import harvest_puzzles, queue_match
+from replays.puzzles import services as puzzles
+from replays.puzzles.tasks import harvest_puzzles
 
 HARVEST_IN_REQUEST = 10  # more matches than this are harvested by the workers
 MAX_HAND_SPOTS = 3  # puzzles made from one hand by the hand action
@@ -517,6 +518,6 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin[WorkerHeartbeat]):
 
     @admin.display(description=_("seen"))
     def age(self, row: WorkerHeartbeat) -> str:
-        from replays.dashboard import age_text
+        from replays.operations.dashboard import age_text
 
         return f"{age_text(timezone.now() - row.last_seen)} ago"

@@ -16,11 +16,11 @@ from django.views.decorators.vary import vary_on_headers
 from games import puzzles as engine
 from games.position import Position
 from games.tiles import TILES, Tile
-from replays import puzzles
-from replays.board import TileView
 from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.library.board import TileView
+from replays.library.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle
-from replays.views import step_url
+from replays.puzzles import services as puzzles
 
 SUIT_NAMES = {"m": gettext_lazy("万 characters"), "p": gettext_lazy("饼 dots"),
               "s": gettext_lazy("条 bamboo")}
@@ -72,8 +72,8 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
         context["progress"] = progress
         context["share"] = puzzles.share_text(found, verdict, daily_day, progress.streak)
     if wants_fragment(request) and request.method == "POST":
-        return render(request, "replays/puzzle.html#answer", context, status=status)
-    return render(request, "replays/puzzle.html", context, status=status)
+        return render(request, "puzzles/puzzle.html#answer", context, status=status)
+    return render(request, "puzzles/puzzle.html", context, status=status)
 
 
 @require_POST
@@ -125,7 +125,7 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
     mine = dict(puzzles.attempts_of(request).filter(
         puzzle__in=[p.pk for p in page]).values_list("puzzle_id", "solved"))
     today = puzzles.puzzle_day()
-    return render(request, "replays/puzzle_archive.html", {
+    return render(request, "puzzles/archive.html", {
         "page": page, "variant": variant, "variants": Match.Variant.choices, "mine": mine,
         "today": today, "more": puzzles.solve_rates(Puzzle.objects.filter(
             dailies__isnull=True, source=Puzzle.Source.REPLAY)).filter(
@@ -136,7 +136,7 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
 def profile(request: HtmxHttpRequest) -> HttpResponse:
     """Your streak, accuracy, points and level on the JX-11 ladder."""
     attempts = puzzles.attempts_of(request)
-    return render(request, "replays/puzzle_profile.html", {
+    return render(request, "puzzles/profile.html", {
         "progress": puzzles.progress(attempts),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
@@ -145,7 +145,7 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "replays/puzzle_leaderboard.html",
+    return render(request, "puzzles/leaderboard.html",
                   {"rows": puzzles.leaderboard(50)})
 
 

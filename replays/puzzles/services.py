@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from games import puzzles as engine
 from games.analysis import ENGINE_VERSION
 from games.position import Position
-from replays.board import replayed_match
+from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
 
 VARIANTS = tuple(Match.Variant.values)
