@@ -628,3 +628,11 @@ def test_it_logs_out(client: Client, alice: Any) -> None:
     content = client.get("/").content.decode()
     assert "Log out" not in content
     assert "Log in" in content
+
+
+def test_it_loads_the_htmx_that_django_htmx_ships(client: Client, db: None) -> None:
+    """htmx comes from the pinned django-htmx package (its file names the major version),
+    not from a copy of unknown version in static/."""
+    scripts = re.findall(r'<script src="([^"]+)"', client.get("/").content.decode())
+    assert "/static/django_htmx/htmx-2.min.js" in scripts
+    assert not any(src.endswith("/js/htmx.min.js") for src in scripts)
