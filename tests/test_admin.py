@@ -314,4 +314,4 @@ def test_the_worker_list_shows_their_age(client: Client, editor: Any,
         last_seen=timezone.now() - dt.timedelta(minutes=5))
     page = logged_in(client, editor).get(
         reverse("admin:replays_workerheartbeat_changelist")).content.decode()
-    assert "celery@w1" in page and re.search(r"5 min ago", page)
+    assert "celery@w1" in page and re.search(r"5\xa0minutes ago", page)

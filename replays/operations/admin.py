@@ -18,11 +18,11 @@ from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.timesince import timesince
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.analysis import ENGINE_VERSION
 from replays.annotation.tasks import queue_match
@@ -518,6 +518,4 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin[WorkerHeartbeat]):
 
     @admin.display(description=_("seen"))
     def age(self, row: WorkerHeartbeat) -> str:
-        from replays.operations.dashboard import age_text
-
-        return f"{age_text(timezone.now() - row.last_seen)} ago"
+        return gettext("%(age)s ago") % {"age": timesince(row.last_seen)}

@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate, TruncHour
 from django.utils import timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from games.analysis import ENGINE_VERSION
@@ -59,32 +60,11 @@ def _age(since: dt.datetime | None, now: dt.datetime) -> dt.timedelta | None:
     return None if since is None else max(now - since, dt.timedelta(0))
 
 
-def age_text(age: dt.timedelta | None) -> str:
-    """A short age: ``45 s``, ``12 min``, ``3 h 5 min``, ``2 d 4 h``; ``—`` for none."""
-    if age is None:
-        return "—"
-    seconds = int(age.total_seconds())
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes = seconds // 60
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 24:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    days, hours = divmod(hours, 24)
-    return f"{days} d {hours} h" if hours else f"{days} d"
-
-
 @dataclass(frozen=True)
 class Worker:
     row: WorkerHeartbeat
     age: dt.timedelta
     state: str  # "alive", "silent" or "stopped"
-
-    @property
-    def age_text(self) -> str:
-        return age_text(self.age)
 
 
 def _workers(now: dt.datetime) -> list[Worker]:
@@ -163,7 +143,8 @@ def _queue(window: Window, found: dict[str, Any]) -> None:
         queued_matches=waiting.count(),
         queued_hands=Hand.objects.filter(match__annotation_status__in=WAITING).exclude(
             annotations__engine_version=ENGINE_VERSION).count(),
-        broker=health.queue_length(), oldest=oldest, oldest_age=age_text(age),
+        broker=health.queue_length(), oldest=oldest,
+        oldest_age=timesince(oldest.since, window.now) if oldest else "—",
         oldest_stuck=bool(age and age > dt.timedelta(minutes=settings.ANNOTATION_STUCK_MINUTES)))
 
 
