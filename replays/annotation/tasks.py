@@ -27,10 +27,9 @@ from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
 from replays.operations import health
 from replays.puzzles.tasks import harvest_puzzles
+from replays.retries import RetriedWithBackoff
 
 log = logging.getLogger(__name__)
-
-MAX_RETRIES = 3
 
 
 def queue_match(match_id: int) -> None:
@@ -42,10 +41,23 @@ def queue_match(match_id: int) -> None:
         annotate_hand.delay(hand_id)
 
 
-@shared_task(name="replays.tasks.annotate_hand", bind=True, acks_late=True,
-             ignore_result=True, max_retries=MAX_RETRIES)
-def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
-    """Annotate one hand (by primary key); safe to run twice.
+class AnnotateHand(RetriedWithBackoff):
+    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
+                   kwargs: dict[str, Any], einfo: Any) -> None:
+        """Retried in vain: the match is failed, with the hand and the error."""
+        hand_id = int(kwargs.get("hand_id", args[0] if args else 0))
+        log.error("annotating hand %s failed", hand_id, exc_info=exc)
+        hand = Hand.objects.filter(pk=hand_id).only("number", "match_id").first()
+        if hand is not None:
+            Match.objects.filter(pk=hand.match_id).update(
+                annotation_status=Match.Status.FAILED,
+                annotation_error=f"hand {hand.number}: {type(exc).__name__}: {exc}"[:2000])
+
+
+@shared_task(name="replays.tasks.annotate_hand", base=AnnotateHand)
+def annotate_hand(hand_id: int) -> None:
+    """Annotate one hand (by primary key); safe to run twice. Any failure is retried with
+    backoff, then recorded on the match (:class:`AnnotateHand`).
 
     Time limits come from the settings (CELERY_TASK_SOFT_TIME_LIMIT / _TIME_LIMIT).
     """
@@ -55,16 +67,7 @@ def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
     match = hand.match
     Match.objects.filter(pk=match.pk, annotation_status=Match.Status.QUEUED).update(
         annotation_status=Match.Status.RUNNING)
-    try:
-        data = annotate(match, hand.number)
-    except Exception as error:  # noqa: BLE001 - any failure is retried, then recorded
-        if self.request.retries < MAX_RETRIES and not self.request.is_eager:
-            raise self.retry(exc=error, countdown=2 ** self.request.retries) from error
-        log.exception("annotating hand %s failed", hand_id)
-        Match.objects.filter(pk=match.pk).update(
-            annotation_status=Match.Status.FAILED,
-            annotation_error=f"hand {hand.number}: {type(error).__name__}: {error}"[:2000])
-        return
+    data = annotate(match, hand.number)
     with transaction.atomic():
         # Lock the match so that tasks finishing its last hands together count in turn.
         Match.objects.select_for_update().filter(pk=match.pk).first()

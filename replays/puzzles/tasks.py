@@ -8,32 +8,32 @@ The task names are the ones they had before the site was split into parts
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from celery import shared_task
 
 from replays.models import Match
 from replays.puzzles.services import harvest, roll_days
+from replays.retries import RetriedWithBackoff
 
 log = logging.getLogger(__name__)
 
-MAX_RETRIES = 3
+class HarvestPuzzles(RetriedWithBackoff):
+    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
+                   kwargs: dict[str, Any], einfo: Any) -> None:
+        """Retried in vain: logged only, since puzzles are optional."""
+        match_id = kwargs.get("match_id", args[0] if args else None)
+        log.error("harvesting puzzles from match %s failed", match_id, exc_info=exc)
 
 
-@shared_task(name="replays.tasks.harvest_puzzles", bind=True, acks_late=True,
-             ignore_result=True, max_retries=MAX_RETRIES)
-def harvest_puzzles(self, match_id: int) -> None:  # type: ignore[no-untyped-def]
+@shared_task(name="replays.tasks.harvest_puzzles", base=HarvestPuzzles)
+def harvest_puzzles(match_id: int) -> None:
     """Turn an annotated public replay's ready hands into puzzles (idempotent: one
-    puzzle per replay spot)."""
+    puzzle per replay spot); retried with backoff."""
     match = Match.objects.filter(pk=match_id, visibility=Match.Visibility.PUBLIC,
                                  hidden=False).first()
-    if match is None:
-        return
-    try:
+    if match is not None:
         harvest(match)
-    except Exception as error:  # noqa: BLE001 - retried, then logged; puzzles are optional
-        if self.request.retries < MAX_RETRIES and not self.request.is_eager:
-            raise self.retry(exc=error, countdown=2 ** self.request.retries) from error
-        log.exception("harvesting puzzles from match %s failed", match_id)
 
 
 @shared_task(name="replays.tasks.roll_daily_puzzles", acks_late=True, ignore_result=True)
