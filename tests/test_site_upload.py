@@ -20,6 +20,8 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from games import log as games_log
+from replays.library import services
 from replays.models import Hand, Match
 
 from .conftest import bot_document
@@ -107,6 +109,22 @@ def test_it_keeps_the_documents_title_without_one_in_the_form(client: Client,
     match = Match.objects.get()
     assert match.title == "Bots, seed 1"
     assert match.visibility == "public"
+
+
+def test_it_reads_an_uploaded_document_once(db: None,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Checking and storing share one parse of the document (a large upload is read once)."""
+    read: list[str] = []
+
+    def counting_loads(text: str) -> Any:
+        read.append(text)
+        return games_log.loads(text)
+
+    monkeypatch.setattr(services, "loads", counting_loads)
+    stored = services.store_document(bot_document(1, hands=2))
+
+    assert len(read) == 1
+    assert stored.hand_count == 2 and stored.hands.count() == 2
 
 
 @pytest.mark.parametrize("visibility", ["public", "unlisted", "private"])
