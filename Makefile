@@ -21,7 +21,7 @@ lint: install
 	$(BIN)/ruff check games replays mahjong_site tests tools manage.py
 
 typecheck: install
-	$(BIN)/mypy --strict games
+	$(BIN)/mypy --strict games replays mahjong_site
 
 # Start PostgreSQL and Redis where installed but stopped; never fails when they are absent.
 services:

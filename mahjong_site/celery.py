@@ -6,8 +6,10 @@ so the site needs no broker for development (`make run`).
 
 The periodic tasks are ``CELERY_BEAT_SCHEDULE`` in the settings (``beat_schedule`` here):
 rolling the daily puzzles and putting stuck annotation jobs back on the queue
-(``replays.tasks.roll_daily_puzzles`` and ``replays.tasks.requeue_stuck``). The workers
-record when they were last seen from their signals (``replays.tasks.worker_seen``).
+(``replays.tasks.roll_daily_puzzles`` and ``replays.tasks.requeue_stuck``: task names kept
+from before the site's parts were split; the code is in replays/puzzles/tasks.py and
+replays/annotation/tasks.py). The workers record when they were last seen from their
+signals (replays/operations/heartbeats.py).
 """
 
 from __future__ import annotations
@@ -20,4 +22,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
 
 app = Celery("mahjong_site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
-app.autodiscover_tasks()
+# The tasks live in the replays app's parts; the heartbeats module connects the worker's
+# signals, so the worker imports it the same way.
+app.autodiscover_tasks(["replays.annotation", "replays.puzzles"])
+app.autodiscover_tasks(["replays.operations"], related_name="heartbeats")

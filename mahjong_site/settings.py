@@ -11,8 +11,18 @@ import warnings
 from pathlib import Path
 
 import dj_database_url
+import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
+
+# The admin and form classes are generic for the type checker (ModelAdmin[Match]); this
+# makes them subscriptable when the site runs too.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+TRUE_WORDS = ("1", "true", "yes", "on")
+FALSE_WORDS = ("0", "false", "no", "off")
 
 
 def env_str(name: str, default: str) -> str:
@@ -20,15 +30,30 @@ def env_str(name: str, default: str) -> str:
 
 
 def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None or value == "":
+    """A yes/no setting; unset or empty is the default, and anything but the words below is
+    refused (``DEBUG=ture`` must not quietly mean "no")."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
         return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+    if value in TRUE_WORDS:
+        return True
+    if value in FALSE_WORDS:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={os.environ[name]!r} is not a yes/no value: use one of "
+        f"{', '.join(TRUE_WORDS)} or {', '.join(FALSE_WORDS)}")
 
 
 def env_int(name: str, default: int) -> int:
-    value = os.environ.get(name)
-    return int(value) if value else default
+    """A whole number; unset or empty is the default, anything else must be an integer."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(
+            f"{name}={os.environ[name]!r} is not a whole number") from None
 
 
 def env_list(name: str, default: list[str]) -> list[str]:
@@ -74,10 +99,15 @@ MIDDLEWARE = [
 ROOT_URLCONF = "mahjong_site.urls"
 WSGI_APPLICATION = "mahjong_site.wsgi.application"
 
+# The replays app's parts, each a subpackage with its own views, services and templates
+# (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
+SITE_PARTS = ("library", "annotation", "puzzles", "operations")
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [BASE_DIR / "templates",
+                 *(BASE_DIR / "replays" / part / "templates" for part in SITE_PARTS)],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [

@@ -9,7 +9,10 @@ class ReplaysConfig(AppConfig):
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in
 
-        from replays.puzzles import VISITOR_KEY, merge_visitor
+        # The admin lives with the other operations tools (replays/operations/admin.py);
+        # Django's autodiscovery only looks for replays/admin.py, so register it here.
+        import replays.operations.admin  # noqa: F401
+        from replays.puzzles.services import VISITOR_KEY, merge_visitor
 
         def merge_puzzle_answers(sender: object, request: object, user: object,
                                  **kwargs: object) -> None:

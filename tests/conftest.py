@@ -111,8 +111,8 @@ def make_match(db: None) -> Any:
     """
     import itertools
 
+    from replays.library.services import store_document
     from replays.models import Match
-    from replays.services import store_document
 
     seeds = itertools.count(1000)
 

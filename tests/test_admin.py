@@ -20,7 +20,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION
-from replays import puzzles, tasks
+from replays.annotation import tasks
 from replays.models import (
     Annotation,
     Attempt,
@@ -30,6 +30,7 @@ from replays.models import (
     Puzzle,
     WorkerHeartbeat,
 )
+from replays.puzzles import services as puzzles
 
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
@@ -234,7 +235,7 @@ def test_make_puzzles_from_one_hand(client: Client, editor: Any,
     match = data["match"]
     Puzzle.objects.filter(match=match).exclude(pk=data["puzzle"].pk).delete()
     from games import puzzles as engine
-    from replays.board import replayed_match
+    from replays.library.board import replayed_match
 
     spots = list(engine.ready_spots(replayed_match(match).match))
     number = spots[-1].hand  # a hand with ready positions
@@ -313,4 +314,4 @@ def test_the_worker_list_shows_their_age(client: Client, editor: Any,
         last_seen=timezone.now() - dt.timedelta(minutes=5))
     page = logged_in(client, editor).get(
         reverse("admin:replays_workerheartbeat_changelist")).content.decode()
-    assert "celery@w1" in page and re.search(r"5 min ago", page)
+    assert "celery@w1" in page and re.search(r"5\xa0minutes ago", page)

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.test import Client
 
 from games.analysis import ENGINE_VERSION
+from replays.library.services import store_document
 from replays.models import Annotation, Match
-from replays.services import store_document
 from replays.templatetags.tiles import score_title, score_value
 
 from .conftest import bot_document

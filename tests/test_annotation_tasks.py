@@ -47,8 +47,10 @@ from django.db import connection, transaction
 from django.db.models import Count, Q
 
 from games.analysis import ENGINE_VERSION
-from replays import services, tasks
+from replays.annotation import tasks
+from replays.library import services
 from replays.models import Annotation, Hand, Match
+from replays.retries import MAX_RETRIES
 
 from .conftest import forget_connections, redis_or_skip, remove_queue_keys, wait_for
 
@@ -368,11 +370,13 @@ class Workers:
         for process, _ in self.started:
             self.kill(process)
 
-    def logs(self) -> str:
+    def logs(self, tail: int | None = 4000) -> str:
+        """The workers' logs, each cut to its last ``tail`` characters (for messages)."""
         parts = []
         for number, (_, log) in enumerate(self.started, start=1):
             text = log.read_text(errors="replace") if log.exists() else ""
-            parts.append(f"--- worker {number} ({log}) ---\n{text[-4000:]}")
+            shown = text[-tail:] if tail else text
+            parts.append(f"--- worker {number} ({log}) ---\n{shown}")
         return "\n".join(parts)
 
 
@@ -554,7 +558,7 @@ def test_it_worker_retries_a_failing_task_then_marks_the_match_failed(
     elapsed = time.monotonic() - queued_at
     match.refresh_from_db()
     assert match.annotation_status == Match.Status.FAILED, workers.logs()
-    backoff = sum(2 ** n for n in range(tasks.MAX_RETRIES))  # 1 + 2 + 4 seconds
+    backoff = sum(2 ** n for n in range(MAX_RETRIES))  # 1 + 2 + 4 seconds
     assert elapsed >= backoff, f"failed after {elapsed:.1f}s: before the retries' backoff"
     assert re.fullmatch(r"hand [12]: LogError: .*not valid JSON.*", match.annotation_error,
                         re.S), match.annotation_error
@@ -562,9 +566,10 @@ def test_it_worker_retries_a_failing_task_then_marks_the_match_failed(
 
     # Each hand's task is retried three times, after 1, 2 and 4 s, then fails for good once.
     hand_ids = list(match.hands.values_list("pk", flat=True))
-    wait_for(lambda: all(f"annotating hand {pk} failed" in workers.logs() for pk in hand_ids),
+    wait_for(lambda: all(f"annotating hand {pk} failed" in workers.logs(tail=None)
+                         for pk in hand_ids),
              30, "both hands' final failures to be logged", workers.logs)
-    logs = workers.logs()
+    logs = workers.logs(tail=None)
     retries: dict[str, list[str]] = {}
     for task_id, delay in re.findall(r"annotate_hand\[([0-9a-f-]+)\] retry: Retry in (\d+)s",
                                      logs):
@@ -631,7 +636,7 @@ def test_it_last_hands_finishing_together_mark_the_match_done(
 
 
 def test_it_time_limit_settings_reach_the_annotation_task() -> None:
-    script = ("import django; django.setup(); from replays.tasks import annotate_hand as t; "
+    script = ("import django; django.setup(); from replays.annotation.tasks import annotate_hand as t; "
               "print(t.soft_time_limit, t.time_limit)")
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
                    "CELERY_SOFT_TIME_LIMIT": "30", "CELERY_TIME_LIMIT": "45"}

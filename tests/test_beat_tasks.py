@@ -32,8 +32,12 @@ from django.db import connection
 from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION
-from replays import health, puzzles, services, tasks
+from replays.annotation import tasks
+from replays.library import services
 from replays.models import Annotation, DailyPuzzle, Match, WorkerHeartbeat
+from replays.operations import health, heartbeats
+from replays.puzzles import services as puzzles
+from replays.puzzles import tasks as puzzle_tasks
 
 from .conftest import bot_document, forget_connections, redis_or_skip, wait_for
 
@@ -92,7 +96,7 @@ def test_the_beat_schedule_names_real_tasks(settings: Any) -> None:
         assert 0 < entry["schedule"] <= 3600, name
         assert entry["options"]["expires"] <= entry["schedule"], (
             "a run the workers could not take before the next one is dropped")
-    assert schedule["roll-daily-puzzles"]["task"] == tasks.roll_daily_puzzles.name
+    assert schedule["roll-daily-puzzles"]["task"] == puzzle_tasks.roll_daily_puzzles.name
     assert schedule["requeue-stuck-annotations"]["task"] == tasks.requeue_stuck.name
     assert tasks.requeue_stuck.soft_time_limit == settings.CELERY_TASK_SOFT_TIME_LIMIT
 
@@ -136,13 +140,13 @@ def test_it_rolls_today_and_tomorrow_once(db: None, staff: Any,
     pinned = puzzles.generated_puzzle("putian", 2, "staff-choice")
     puzzles.pin_daily(pinned, tomorrow, staff)
 
-    assert tasks.roll_daily_puzzles.delay().get() == 6
+    assert puzzle_tasks.roll_daily_puzzles.delay().get() == 6
     rows = {(row.day, row.variant): row.puzzle_id for row in DailyPuzzle.objects.all()}
     assert set(rows) == {(day, variant) for day in (today, tomorrow)
                          for variant in ("jiaxing", "putian", "sichuan")}
     assert rows[(tomorrow, "putian")] == pinned.pk, "a staff pin is kept"
 
-    tasks.roll_daily_puzzles.delay()
+    puzzle_tasks.roll_daily_puzzles.delay()
     again = {(row.day, row.variant): row.puzzle_id for row in DailyPuzzle.objects.all()}
     assert again == rows
 
@@ -227,7 +231,7 @@ def test_a_stuck_match_with_every_hand_annotated_is_marked_done(
     annotate(match, 1)
     annotate(match, 2)
     harvested: list[int] = []
-    monkeypatch.setattr(tasks.harvest_puzzles, "delay", harvested.append)
+    monkeypatch.setattr(puzzle_tasks.harvest_puzzles, "delay", harvested.append)
     assert requeue(django_capture_on_commit_callbacks) == 0
     match.refresh_from_db()
     assert match.annotation_status == Match.Status.DONE
@@ -251,27 +255,27 @@ def test_a_broker_backlog_is_not_a_loss(db: None, sent: list[int],
 
 @pytest.fixture
 def fresh_beats(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(tasks, "_last_written", {})
+    monkeypatch.setattr(heartbeats, "_last_written", {})
 
 
 def test_worker_heartbeats_are_throttled(db: None, fresh_beats: None, settings: Any) -> None:
     settings.WORKER_HEARTBEAT_SECONDS = 30
-    assert tasks.worker_seen("celery@one", started=True)
+    assert heartbeats.worker_seen("celery@one", started=True)
     row = WorkerHeartbeat.objects.get()
     assert (row.hostname, row.processed, row.stopped_at) == ("celery@one", 0, None)
     assert row.started_at == row.last_seen
-    assert not tasks.worker_seen("celery@one", processed=5), "within 30 s: no write"
-    assert tasks.worker_seen("celery@two"), "each worker has its own clock"
+    assert not heartbeats.worker_seen("celery@one", processed=5), "within 30 s: no write"
+    assert heartbeats.worker_seen("celery@two"), "each worker has its own clock"
 
-    tasks._last_written["celery@one"] -= 31
-    assert tasks.worker_seen("celery@one", processed=5, active=1)
+    heartbeats._last_written["celery@one"] -= 31
+    assert heartbeats.worker_seen("celery@one", processed=5, active=1)
     row.refresh_from_db()
     assert (row.processed, row.active) == (5, 1) and row.last_seen > row.started_at
-    assert tasks.worker_seen("celery@one", stopped=True), "a shutdown is always written"
+    assert heartbeats.worker_seen("celery@one", stopped=True), "a shutdown is always written"
     row.refresh_from_db()
     assert row.stopped_at == row.last_seen
     assert WorkerHeartbeat.objects.count() == 2
-    assert not tasks.worker_seen("")
+    assert not heartbeats.worker_seen("")
 
 
 def test_tasks_run_in_process_record_no_worker(db: None, fresh_beats: None) -> None:
@@ -288,7 +292,7 @@ def test_a_heartbeat_never_breaks_the_worker(db: None, fresh_beats: None,
         raise DatabaseError("the database went away")
 
     monkeypatch.setattr(WorkerHeartbeat.objects, "update_or_create", broken)
-    assert tasks.worker_seen("celery@one") is False
+    assert heartbeats.worker_seen("celery@one") is False
 
 
 # -- a real worker --------------------------------------------------------------------------

@@ -72,8 +72,8 @@ def annotated(live_server: Any, transactional_db: None, document: bytes) -> Anno
     from django.db import transaction
 
     from games.analysis import ENGINE_VERSION
+    from replays.library.services import store_document
     from replays.models import Annotation, Match
-    from replays.services import store_document
 
     with transaction.atomic():
         match = store_document(document, title="Browser analysis match")

@@ -75,8 +75,9 @@ def filled(transactional_db: None, django_user_model: Any,
     from django.utils import timezone
 
     from games.analysis import ENGINE_VERSION
-    from replays import puzzles, services
+    from replays.library import services
     from replays.models import Annotation, Attempt, DailyPuzzle, Match, Puzzle, WorkerHeartbeat
+    from replays.puzzles import services as puzzles
 
     monkeypatch.setattr(services, "_queue", lambda match_id: None)
     now = timezone.now()

@@ -33,14 +33,14 @@ pytestmark = [pytest.mark.browser,
 def site(live_server: Any, transactional_db: None, monkeypatch: pytest.MonkeyPatch) -> str:
     """The live server, its puzzle calendar pinned to MONDAY (the server thread shares the
     module); returns the base URL."""
-    from replays import puzzles
+    from replays.puzzles import services as puzzles
 
     monkeypatch.setattr(puzzles, "puzzle_day", lambda moment=None: MONDAY)
     return str(live_server.url)
 
 
 def daily(variant: str) -> Any:
-    from replays import puzzles
+    from replays.puzzles import services as puzzles
 
     return puzzles.daily(variant, MONDAY).puzzle
 

@@ -20,8 +20,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION
-from replays import charts, dashboard, tasks
+from replays.annotation import tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
+from replays.operations import charts, dashboard, views
 
 from .conftest import configured_broker, redis_or_skip
 
@@ -90,7 +91,7 @@ def test_it_refuses_the_retry_to_anonymous_visitors_and_users(
         monkeypatch: pytest.MonkeyPatch) -> None:
     match = fail(make_match(alice))
     queued: list[int] = []
-    monkeypatch.setattr(dashboard, "queue_match", queued.append)
+    monkeypatch.setattr(views, "queue_match", queued.append)
     response = client.post(f"/dashboard/retry/{match.pk}/")
     assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     client.force_login(alice)
@@ -225,22 +226,14 @@ def test_it_shows_the_oldest_waiting_job_and_its_age(client: Client, staff: Any,
     Match.objects.filter(pk=old.pk).update(
         annotation_queued_at=now - dt.timedelta(hours=2, minutes=5))
     markup = as_staff(client, staff).get("/dashboard/").content.decode()
-    assert stat(markup, "oldest") == "2 h 5 min"
+    assert stat(markup, "oldest") == "2 hours, 5 minutes"
     assert "Old one" in note(markup, "oldest")
     card = re.search(r'<div class="(stat[^"]*)">\s*<span class="stat-label">Oldest waiting',
                      markup)
     assert card and card.group(1) == "stat is-warn", "older than ANNOTATION_STUCK_MINUTES"
     Match.objects.filter(pk=old.pk).update(annotation_status=Match.Status.DONE)
     markup = client.get("/dashboard/").content.decode()
-    assert stat(markup, "oldest") == "3 min"
-
-
-@pytest.mark.parametrize(("seconds", "shown"), [
-    (5, "5 s"), (59, "59 s"), (60, "1 min"), (3600, "1 h"), (3660, "1 h 1 min"),
-    (86400, "1 d"), (90000, "1 d 1 h")])
-def test_ages_read_short(seconds: int, shown: str) -> None:
-    assert dashboard.age_text(dt.timedelta(seconds=seconds)) == shown
-    assert dashboard.age_text(None) == "—"
+    assert stat(markup, "oldest") == "3 minutes"
 
 
 def test_it_lists_workers_by_when_they_were_last_seen(client: Client, staff: Any,
@@ -260,14 +253,14 @@ def test_it_lists_workers_by_when_they_were_last_seen(client: Client, staff: Any
         r"<tr>.*?</tr>", markup.split('class="dashboard-table workers')[1].split(
             "</table>")[0], re.S)][1:]
     assert rows[0].startswith("celery@alive alive") and "1,234 2" in rows[0]
-    assert rows[1].startswith("celery@silent silent 10 min ago")
-    assert rows[2].startswith("celery@<gone> stopped 3 h ago")
+    assert rows[1].startswith("celery@silent silent 10 minutes ago")
+    assert rows[2].startswith("celery@<gone> stopped 3 hours ago")
     assert "celery@&lt;gone&gt;" in markup
 
 
 def test_the_puzzle_numbers_per_day_and_variant(client: Client, staff: Any, alice: Any,
                                                 bob: Any) -> None:
-    from replays.puzzles import puzzle_day
+    from replays.puzzles.services import puzzle_day
 
     def puzzle(variant: str, seed: str) -> Puzzle:
         return Puzzle.objects.create(variant=variant, difficulty=1, position={},

@@ -21,8 +21,10 @@ from django.test import Client
 from games import puzzles as engine
 from games.position import Position
 from games.tiles import TILES, Tile, format_tiles
-from replays import puzzles, services, tasks
+from replays.library import services
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
+from replays.puzzles import services as puzzles
+from replays.puzzles import tasks
 
 from .conftest import PASSWORD, bot_document, with_password
 

@@ -26,9 +26,9 @@ from django.utils import timezone, translation
 
 from games.bots import simulate
 from games.log import dumps
-from replays import puzzles
+from replays.library.services import store_document
 from replays.models import Match, Puzzle, WorkerHeartbeat
-from replays.services import store_document
+from replays.puzzles import services as puzzles
 
 ROOT = Path(__file__).resolve().parent.parent
 LC_MESSAGES = ROOT / "locale" / "zh_Hans" / "LC_MESSAGES"
@@ -113,7 +113,7 @@ def test_it_shows_chinese_upload_page_for_accept_language(db: None, client: Clie
 
 
 def test_it_shows_the_paste_label_in_each_language() -> None:
-    from replays.views import UploadForm
+    from replays.library.views import UploadForm
 
     with translation.override("en"):
         assert str(UploadForm().fields["text"].label) == "…or paste a document"

@@ -391,18 +391,23 @@ def test_it_varies_the_viewer_on_the_htmx_header(client: Client, match: Match) -
     {"hand": 1, "step": 0}, {"hand": 2, "step": 100000, "seat": 0},
 ])
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
-def test_it_gives_every_control_link_an_equal_hx_get_and_push_url(
+def test_it_boosts_every_control_link_from_the_nav(
         client: Client, match: Match, query: dict[str, Any], headers: dict[str, str]) -> None:
+    """The nav says once how its links load (hx-boost, into #board-wrap, pushing the URL);
+    the links are plain links that inherit it."""
     response = client.get(match.get_absolute_url(), query, headers=headers)
 
+    nav = re.search(r'<nav class="controls"[^>]*>', response.content.decode())
+    assert nav, "no controls"
+    assert attribute(nav.group(0), "hx-boost") == "true"
+    assert attribute(nav.group(0), "hx-target") == "#board-wrap"
+    assert attribute(nav.group(0), "hx-push-url") == "true"
     links = control_links(response)
     assert len(links) >= 6  # at least a step link, "all" and the four seats
     for tag in links:
         href = attribute(tag, "href")
         assert href, tag
-        assert attribute(tag, "hx-get") == href, tag
-        assert attribute(tag, "hx-push-url") == "true", tag
-        assert attribute(tag, "hx-target") == "#board-wrap", tag
+        assert attribute(tag, "hx-get") is None, tag
         assert client.get(href, headers=HTMX).status_code == 200, href
 
 
@@ -496,7 +501,7 @@ def test_it_answers_404_for_an_unknown_replay(client: Client, match: Match,
 
 
 def test_it_downloads_the_exact_bytes_uploaded(client: Client, db: None) -> None:
-    from replays.services import store_document
+    from replays.library.services import store_document
 
     raw = bot_document(7, hands=2).replace(b"\n", b"\r\n") + b"\r\n\r\n"
     match = store_document(raw)
@@ -624,3 +629,11 @@ def test_it_logs_out(client: Client, alice: Any) -> None:
     content = client.get("/").content.decode()
     assert "Log out" not in content
     assert "Log in" in content
+
+
+def test_it_loads_the_htmx_that_django_htmx_ships(client: Client, db: None) -> None:
+    """htmx comes from the pinned django-htmx package (its file names the major version),
+    not from a copy of unknown version in static/."""
+    scripts = re.findall(r'<script src="([^"]+)"', client.get("/").content.decode())
+    assert "/static/django_htmx/htmx-2.min.js" in scripts
+    assert not any(src.endswith("/js/htmx.min.js") for src in scripts)

@@ -19,7 +19,7 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from replays import tile_names as tile_names_module
-from replays.board import TileView
+from replays.library.board import TileView
 
 register = template.Library()
 

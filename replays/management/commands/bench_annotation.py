@@ -27,8 +27,8 @@ from django.db import connection
 
 from games.bots import simulate
 from games.log import dumps
+from replays.library.services import store_document
 from replays.models import Match
-from replays.services import store_document
 
 VARIANTS = ("jiaxing", "putian", "sichuan")
 ROOT = Path(__file__).resolve().parents[3]

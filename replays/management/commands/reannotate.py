@@ -11,8 +11,8 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from games.analysis import ENGINE_VERSION
+from replays.annotation.tasks import annotate_hand
 from replays.models import Hand, Match
-from replays.tasks import annotate_hand
 
 
 class Command(BaseCommand):

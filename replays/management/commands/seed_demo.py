@@ -9,8 +9,8 @@ from django.core.management.base import BaseCommand
 
 from games.bots import simulate
 from games.log import dumps
+from replays.library.services import DuplicateUpload, store_document
 from replays.models import Match, Puzzle
-from replays.services import DuplicateUpload, store_document
 
 
 class Command(BaseCommand):
@@ -35,7 +35,7 @@ class Command(BaseCommand):
                     pass
         self.stdout.write(f"{stored} demo matches stored "
                           f"({Match.objects.count()} matches in the database).")
-        from replays.puzzles import roll_days
+        from replays.puzzles.services import roll_days
 
         rolled = roll_days(2)
         self.stdout.write(f"Daily puzzles ready for today and tomorrow ({len(rolled)}); "

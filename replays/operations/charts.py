@@ -130,7 +130,7 @@ class _Canvas:
     def draw_legend(self) -> None:
         if not self.legend:
             return
-        x = self.plot_left
+        x = float(self.plot_left)
         for number, series in enumerate(self.series):
             colour = PALETTE[number % len(PALETTE)]
             self.parts.append(

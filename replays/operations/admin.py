@@ -18,14 +18,14 @@ from django.db import transaction
 from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.timesince import timesince
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from games.analysis import ENGINE_VERSION
-from replays import puzzles
+from replays.annotation.tasks import queue_match
 from replays.models import (
     Annotation,
     Attempt,
@@ -35,7 +35,8 @@ from replays.models import (
     Puzzle,
     WorkerHeartbeat,
 )
-from replays.tasks import harvest_puzzles, queue_match
+from replays.puzzles import services as puzzles
+from replays.puzzles.tasks import harvest_puzzles
 
 HARVEST_IN_REQUEST = 10  # more matches than this are harvested by the workers
 MAX_HAND_SPOTS = 3  # puzzles made from one hand by the hand action
@@ -62,7 +63,7 @@ def _publishable(match: Match) -> bool:
 # -- matches and hands ----------------------------------------------------------------------
 
 
-class HandInline(admin.TabularInline):
+class HandInline(admin.TabularInline[Hand, Match]):
     model = Hand
     fields = ("hand_link", "dealer", "end_reason", "deltas", "event_count")
     readonly_fields = fields
@@ -79,7 +80,7 @@ class HandInline(admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(admin.ModelAdmin):
+class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = ("title_or_players", "variant", "owner", "visibility", "hidden",
                     "hand_count", "annotation_status", "uploaded_at")
     list_filter = ("annotation_status", "variant", "visibility", "hidden", "uploaded_at")
@@ -205,7 +206,7 @@ class AnnotatedFilter(admin.SimpleListFilter):
 
 
 @admin.register(Hand)
-class HandAdmin(admin.ModelAdmin):
+class HandAdmin(admin.ModelAdmin[Hand]):
     list_display = ("__str__", "match_link", "number", "dealer", "end_reason", "event_count",
                     "annotated")
     list_filter = ("end_reason", "match__variant", AnnotatedFilter)
@@ -289,7 +290,7 @@ class HandAdmin(admin.ModelAdmin):
 
 
 @admin.register(Annotation)
-class AnnotationAdmin(admin.ModelAdmin):
+class AnnotationAdmin(admin.ModelAdmin[Annotation]):
     list_display = ("__str__", "engine_version", "decisions", "created_at")
     list_filter = ("engine_version", "created_at")
     search_fields = ("hand__match__title", "hand__match__public_id",
@@ -328,7 +329,7 @@ class AnnotationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Puzzle)
-class PuzzleAdmin(admin.ModelAdmin):
+class PuzzleAdmin(admin.ModelAdmin[Puzzle]):
     list_display = ("public_id", "variant", "difficulty", "source", "waits", "match_link",
                     "attempt_count", "solve_rate", "created_at", "page_link")
     list_filter = ("variant", "difficulty", "source", "engine_version", "created_at")
@@ -419,7 +420,7 @@ class PuzzleAdmin(admin.ModelAdmin):
                     and request.user.has_perm("replays.add_dailypuzzle"))
 
 
-class DailyPuzzleForm(forms.ModelForm):
+class DailyPuzzleForm(forms.ModelForm[DailyPuzzle]):
     class Meta:
         model = DailyPuzzle
         fields = ("day", "variant", "puzzle")
@@ -434,7 +435,7 @@ class DailyPuzzleForm(forms.ModelForm):
 
 
 @admin.register(DailyPuzzle)
-class DailyPuzzleAdmin(admin.ModelAdmin):
+class DailyPuzzleAdmin(admin.ModelAdmin[DailyPuzzle]):
     form = DailyPuzzleForm
     list_display = ("day", "variant", "puzzle_link", "difficulty", "pinned_by", "attempts",
                     "created_at")
@@ -473,7 +474,7 @@ class DailyPuzzleAdmin(admin.ModelAdmin):
 
 
 @admin.register(Attempt)
-class AttemptAdmin(admin.ModelAdmin):
+class AttemptAdmin(admin.ModelAdmin[Attempt]):
     list_display = ("puzzle", "player", "solved", "points", "bonus_right", "daily_day",
                     "created_at")
     list_filter = ("solved", "puzzle__variant", "puzzle__difficulty", "created_at")
@@ -501,7 +502,7 @@ class AttemptAdmin(admin.ModelAdmin):
 
 
 @admin.register(WorkerHeartbeat)
-class WorkerHeartbeatAdmin(admin.ModelAdmin):
+class WorkerHeartbeatAdmin(admin.ModelAdmin[WorkerHeartbeat]):
     list_display = ("hostname", "last_seen", "age", "started_at", "stopped_at", "processed",
                     "active")
     search_fields = ("hostname",)
@@ -517,6 +518,4 @@ class WorkerHeartbeatAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("seen"))
     def age(self, row: WorkerHeartbeat) -> str:
-        from replays.dashboard import age_text
-
-        return f"{age_text(timezone.now() - row.last_seen)} ago"
+        return gettext("%(age)s ago") % {"age": timesince(row.last_seen)}

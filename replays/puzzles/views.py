@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -16,16 +16,17 @@ from django.views.decorators.vary import vary_on_headers
 from games import puzzles as engine
 from games.position import Position
 from games.tiles import TILES, Tile
-from replays import puzzles
-from replays.board import TileView
+from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.library.board import TileView
+from replays.library.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle
-from replays.views import _wants_fragment, step_url
+from replays.puzzles import services as puzzles
 
 SUIT_NAMES = {"m": gettext_lazy("万 characters"), "p": gettext_lazy("饼 dots"),
               "s": gettext_lazy("条 bamboo")}
 
 
-def _variant_from(request: HttpRequest) -> str:
+def _variant_from(request: HtmxHttpRequest) -> str:
     variant = request.GET.get("variant", "jiaxing")
     if variant not in puzzles.VARIANTS:
         raise Http404("No such variant")
@@ -33,7 +34,7 @@ def _variant_from(request: HttpRequest) -> str:
 
 
 @require_GET
-def daily(request: HttpRequest) -> HttpResponse:
+def daily(request: HtmxHttpRequest) -> HttpResponse:
     """``/puzzles/daily/?variant=V``: today's puzzle of a variant, the same for everyone."""
     variant = _variant_from(request)
     today = puzzles.puzzle_day()
@@ -42,7 +43,7 @@ def daily(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def puzzle(request: HttpRequest, public_id: str) -> HttpResponse:
+def puzzle(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     found = get_object_or_404(Puzzle.objects.select_related("match"), public_id=public_id)
     return _puzzle_page(request, found, daily_day=_daily_day_of(found))
 
@@ -52,7 +53,7 @@ def _daily_day_of(found: Puzzle) -> Any:
     return row.day if row else None
 
 
-def _puzzle_page(request: HttpRequest, found: Puzzle, daily_day: Any,
+def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
                  result: puzzles.Result | None = None, error: str = "",
                  status: int = 200) -> HttpResponse:
     attempt = result.attempt if result else puzzles.attempts_of(request).filter(
@@ -70,14 +71,14 @@ def _puzzle_page(request: HttpRequest, found: Puzzle, daily_day: Any,
         progress = puzzles.progress(puzzles.attempts_of(request))
         context["progress"] = progress
         context["share"] = puzzles.share_text(found, verdict, daily_day, progress.streak)
-    if _wants_fragment(request) and request.method == "POST":
-        return render(request, "replays/puzzle.html#answer", context, status=status)
-    return render(request, "replays/puzzle.html", context, status=status)
+    if wants_fragment(request) and request.method == "POST":
+        return render(request, "puzzles/puzzle.html#answer", context, status=status)
+    return render(request, "puzzles/puzzle.html", context, status=status)
 
 
 @require_POST
 @vary_on_headers("HX-Request")
-def answer(request: HttpRequest, public_id: str) -> HttpResponse:
+def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Mark the picked tiles (checkboxes ``tile`` and/or ``notation`` text) and the bonus."""
     found = get_object_or_404(Puzzle, public_id=public_id)
     daily_day = _daily_day_of(found)
@@ -103,7 +104,7 @@ def answer(request: HttpRequest, public_id: str) -> HttpResponse:
             "Pick at least one winning tile: click tiles or type them, like 36p 7z."))
     ordered = sorted(picked, key=lambda t: Tile.parse(t).kind)
     result = puzzles.answer(request, found, ordered, bonus)
-    if not _wants_fragment(request):
+    if not wants_fragment(request):
         if not result.counted:
             messages.info(request, _("You answered this puzzle before: your first answer is "
                                      "the one that counts."))
@@ -112,7 +113,7 @@ def answer(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_GET
-def archive(request: HttpRequest) -> HttpResponse:
+def archive(request: HtmxHttpRequest) -> HttpResponse:
     """Every puzzle, daily ones with their day, with how often each was solved."""
     variant = request.GET.get("variant", "")
     rows = puzzles.solve_rates(Puzzle.objects.filter(
@@ -124,7 +125,7 @@ def archive(request: HttpRequest) -> HttpResponse:
     mine = dict(puzzles.attempts_of(request).filter(
         puzzle__in=[p.pk for p in page]).values_list("puzzle_id", "solved"))
     today = puzzles.puzzle_day()
-    return render(request, "replays/puzzle_archive.html", {
+    return render(request, "puzzles/archive.html", {
         "page": page, "variant": variant, "variants": Match.Variant.choices, "mine": mine,
         "today": today, "more": puzzles.solve_rates(Puzzle.objects.filter(
             dailies__isnull=True, source=Puzzle.Source.REPLAY)).filter(
@@ -132,10 +133,10 @@ def archive(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: HtmxHttpRequest) -> HttpResponse:
     """Your streak, accuracy, points and level on the JX-11 ladder."""
     attempts = puzzles.attempts_of(request)
-    return render(request, "replays/puzzle_profile.html", {
+    return render(request, "puzzles/profile.html", {
         "progress": puzzles.progress(attempts),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
@@ -143,8 +144,8 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def leaderboard(request: HttpRequest) -> HttpResponse:
-    return render(request, "replays/puzzle_leaderboard.html",
+def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
+    return render(request, "puzzles/leaderboard.html",
                   {"rows": puzzles.leaderboard(50)})
 
 
@@ -203,7 +204,7 @@ def trap_text(trap: dict[str, Any]) -> str:
     return str(trap.get("reason", ""))
 
 
-def _credit(request: HttpRequest, found: Puzzle) -> dict[str, Any] | None:
+def _credit(request: HtmxHttpRequest, found: Puzzle) -> dict[str, Any] | None:
     match = found.match
     if found.source != Puzzle.Source.REPLAY or match is None:
         return None

@@ -9,9 +9,12 @@ from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.http import Http404, HttpRequest
+from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from games.log import LogError, loads
+from games.log import Match as MatchLog
 from games.match import MatchResult, replay
 from replays.models import Hand, Match
 
@@ -50,8 +53,17 @@ class DuplicateUpload(Exception):
         self.existing = existing
 
 
-def check_document(raw: bytes) -> tuple[str, MatchResult]:
-    """Decode, read and replay a document; raise :class:`UploadError` naming the problem."""
+@dataclass(frozen=True)
+class CheckedDocument:
+    """A document the engine read and replayed whole: what it says, and how it ended."""
+
+    log: MatchLog
+    result: MatchResult
+
+
+def check_document(raw: bytes) -> CheckedDocument:
+    """Decode, read and replay a document once; raise :class:`UploadError` naming the
+    problem."""
     if not raw.strip():
         raise UploadError(_("the file is empty"))
     if len(raw) > settings.MAX_UPLOAD_BYTES:
@@ -67,36 +79,36 @@ def check_document(raw: bytes) -> tuple[str, MatchResult]:
         raise UploadError(_("the file is not UTF-8 text (byte %(n)d)") % {
             "n": error.start + 1}) from None
     try:
-        match = loads(text)
-        result = replay(match)
+        log = loads(text)
+        result = replay(log)
     except LogError as error:
         raise UploadError(error.message, error.hand, error.event, error.rule) from None
-    return text, result
+    return CheckedDocument(log, result)
 
 
 def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Visibility.PUBLIC,
                    title: str = "") -> Match:
     """Validate and store one document atomically; raise UploadError or DuplicateUpload."""
-    text, result = check_document(raw)
-    played_at = _played_at(loads(text).played_at)
+    checked = check_document(raw)
+    log, result = checked.log, checked.result
+    played_at = _played_at(log.played_at)
     digest = hashlib.sha256(raw).hexdigest()
     existing = Match.objects.filter(sha256=digest).first()
     if existing is not None:
         raise DuplicateUpload(existing)
-    match = loads(text)
     try:
         with transaction.atomic():
             stored = Match.objects.create(
                 owner=owner if getattr(owner, "is_authenticated", False) else None,
                 visibility=visibility,
-                title=(title or match.title or "")[:200],
-                variant=match.variant,
-                players=list(match.players),
-                players_text=" | ".join(match.players)[:300],
+                title=(title or log.title or "")[:200],
+                variant=log.variant,
+                players=list(log.players),
+                players_text=" | ".join(log.players)[:300],
                 played_at=played_at,
                 sha256=digest,
                 document=raw,
-                hand_count=len(match.hands),
+                hand_count=len(log.hands),
                 totals=result.totals,
                 engine_version=ENGINE_VERSION,
             )
@@ -106,7 +118,7 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
                      events=[event.to_json() for event in hand.events],
                      event_count=len(hand.events))
                 for number, (hand, played) in enumerate(
-                    zip(match.hands, result.hands, strict=True), start=1)
+                    zip(log.hands, result.hands, strict=True), start=1)
             )
             transaction.on_commit(lambda: _queue(stored.pk))
     except IntegrityError:
@@ -117,8 +129,18 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
     return stored
 
 
+def visible_match(request: HttpRequest, public_id: str, document: bool = False) -> Match:
+    """The match, when the request's user may see it; 404 otherwise (and for no match).
+    Without ``document`` the uploaded bytes are not loaded."""
+    matches = Match.objects.all() if document else Match.objects.defer("document")
+    match = get_object_or_404(matches, public_id=public_id)
+    if not match.visible_to(request.user):
+        raise Http404("No such replay")
+    return match
+
+
 def _queue(match_id: int) -> None:
-    from replays.tasks import queue_match
+    from replays.annotation.tasks import queue_match
 
     queue_match(match_id)
 

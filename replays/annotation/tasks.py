@@ -3,33 +3,33 @@
 Tasks are idempotent — one annotation per hand and engine version, replaced
 atomically when rerun — acknowledged late (a worker killed mid-hand leaves the
 message for another), retried with backoff, and limited in time.
+
+The task names are the ones they had before the site was split into parts
+(``replays.tasks.…``): queued messages, the beat schedule and task routes keep working.
 """
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import logging
-import math
-import time
 from typing import Any
 
 from celery import shared_task
-from celery.signals import heartbeat_sent, task_postrun, worker_ready, worker_shutdown
 from django.conf import settings
-from django.db import DatabaseError, connection, transaction
+from django.db import transaction
 from django.db.models import Exists, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION, analyze_hand
 from games.table import TABLES
-from replays.board import replayed_match
-from replays.models import Annotation, Hand, Match, WorkerHeartbeat
+from replays.library.board import replayed_match
+from replays.models import Annotation, Hand, Match
+from replays.operations import health
+from replays.puzzles.tasks import harvest_puzzles
+from replays.retries import RetriedWithBackoff
 
 log = logging.getLogger(__name__)
-
-MAX_RETRIES = 3
 
 
 def queue_match(match_id: int) -> None:
@@ -41,9 +41,23 @@ def queue_match(match_id: int) -> None:
         annotate_hand.delay(hand_id)
 
 
-@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=MAX_RETRIES)
-def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
-    """Annotate one hand (by primary key); safe to run twice.
+class AnnotateHand(RetriedWithBackoff):
+    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
+                   kwargs: dict[str, Any], einfo: Any) -> None:
+        """Retried in vain: the match is failed, with the hand and the error."""
+        hand_id = int(kwargs.get("hand_id", args[0] if args else 0))
+        log.error("annotating hand %s failed", hand_id, exc_info=exc)
+        hand = Hand.objects.filter(pk=hand_id).only("number", "match_id").first()
+        if hand is not None:
+            Match.objects.filter(pk=hand.match_id).update(
+                annotation_status=Match.Status.FAILED,
+                annotation_error=f"hand {hand.number}: {type(exc).__name__}: {exc}"[:2000])
+
+
+@shared_task(name="replays.tasks.annotate_hand", base=AnnotateHand)
+def annotate_hand(hand_id: int) -> None:
+    """Annotate one hand (by primary key); safe to run twice. Any failure is retried with
+    backoff, then recorded on the match (:class:`AnnotateHand`).
 
     Time limits come from the settings (CELERY_TASK_SOFT_TIME_LIMIT / _TIME_LIMIT).
     """
@@ -53,16 +67,7 @@ def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
     match = hand.match
     Match.objects.filter(pk=match.pk, annotation_status=Match.Status.QUEUED).update(
         annotation_status=Match.Status.RUNNING)
-    try:
-        data = annotate(match, hand.number)
-    except Exception as error:  # noqa: BLE001 - any failure is retried, then recorded
-        if self.request.retries < MAX_RETRIES and not self.request.is_eager:
-            raise self.retry(exc=error, countdown=2 ** self.request.retries) from error
-        log.exception("annotating hand %s failed", hand_id)
-        Match.objects.filter(pk=match.pk).update(
-            annotation_status=Match.Status.FAILED,
-            annotation_error=f"hand {hand.number}: {type(error).__name__}: {error}"[:2000])
-        return
+    data = annotate(match, hand.number)
     with transaction.atomic():
         # Lock the match so that tasks finishing its last hands together count in turn.
         Match.objects.select_for_update().filter(pk=match.pk).first()
@@ -76,24 +81,6 @@ def annotate_hand(self, hand_id: int) -> None:  # type: ignore[no-untyped-def]
                 annotation_status=Match.Status.DONE)
             if finished and match.visibility == Match.Visibility.PUBLIC:
                 transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
-
-
-@shared_task(bind=True, acks_late=True, ignore_result=True, max_retries=MAX_RETRIES)
-def harvest_puzzles(self, match_id: int) -> None:  # type: ignore[no-untyped-def]
-    """Turn an annotated public replay's ready hands into puzzles (idempotent: one
-    puzzle per replay spot)."""
-    from replays.puzzles import harvest
-
-    match = Match.objects.filter(pk=match_id, visibility=Match.Visibility.PUBLIC,
-                                 hidden=False).first()
-    if match is None:
-        return
-    try:
-        harvest(match)
-    except Exception as error:  # noqa: BLE001 - retried, then logged; puzzles are optional
-        if self.request.retries < MAX_RETRIES and not self.request.is_eager:
-            raise self.retry(exc=error, countdown=2 ** self.request.retries) from error
-        log.exception("harvesting puzzles from match %s failed", match_id)
 
 
 def annotate(match: Match, number: int) -> dict[str, object]:
@@ -115,14 +102,6 @@ WAITING = (Match.Status.QUEUED, Match.Status.RUNNING)
 REQUEUE_BATCH = 200  # matches looked at per run of requeue_stuck
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def roll_daily_puzzles(days: int = 2) -> int:
-    """Roll today's and tomorrow's daily puzzles of every variant; a day already rolled (or
-    pinned by staff) is kept, so running it again changes nothing."""
-    from replays.puzzles import roll_days
-
-    return len(roll_days(days))
-
 
 def waiting_since() -> Coalesce:
     """When a queued or running match was queued (matches stored before the field existed:
@@ -130,7 +109,7 @@ def waiting_since() -> Coalesce:
     return Coalesce("annotation_queued_at", "uploaded_at")
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(name="replays.tasks.requeue_stuck", acks_late=True, ignore_result=True)
 def requeue_stuck() -> int:
     """Put the hands of stuck matches back on the queue; returns how many hands.
 
@@ -142,9 +121,7 @@ def requeue_stuck() -> int:
     hands are all annotated (its last messages were lost after the work was done) is
     marked done.
     """
-    from replays.health import queue_length
-
-    backlog = queue_length()
+    backlog = health.queue_length()
     if backlog.waiting:
         log.info("requeue_stuck: %s messages still wait on the broker; nothing requeued",
                  backlog.waiting)
@@ -189,71 +166,3 @@ def _requeue(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
 
         transaction.on_commit(send)
     return len(missing)
-
-
-# -- workers last seen (the staff dashboard) -----------------------------------------------
-#
-# Written from the worker's own signals: when it is ready, with its event heartbeat (every
-# few seconds, in the main process), after each task (in the pool's processes) and when it
-# shuts down — at most once per WORKER_HEARTBEAT_SECONDS per process and worker.
-
-_last_written: dict[str, float] = {}
-
-
-def worker_seen(hostname: str, *, started: bool = False, stopped: bool = False,
-                processed: int | None = None, active: int | None = None,
-                close: bool = False) -> bool:
-    """Record that a worker is alive (or stopped); returns whether a row was written."""
-    if not hostname:
-        return False
-    moment = time.monotonic()
-    forced = started or stopped
-    if not forced and moment - _last_written.get(hostname, -math.inf) < (
-            settings.WORKER_HEARTBEAT_SECONDS):
-        return False
-    _last_written[hostname] = moment
-    now = timezone.now()
-    values: dict[str, Any] = {"last_seen": now, "stopped_at": now if stopped else None}
-    if started:
-        values.update(started_at=now, processed=0, active=0)
-    if processed is not None:
-        values["processed"] = processed
-    if active is not None:
-        values["active"] = active
-    try:
-        WorkerHeartbeat.objects.update_or_create(hostname=hostname[:200], defaults=values)
-    except DatabaseError as error:  # a heartbeat must never take a worker down
-        log.warning("could not record worker %s: %s", hostname, error)
-        return False
-    finally:
-        if close:  # the worker's main process keeps no connection open between beats
-            with contextlib.suppress(Exception):
-                connection.close()
-    return True
-
-
-@worker_ready.connect
-def _worker_ready(sender: Any = None, **kwargs: Any) -> None:
-    worker_seen(getattr(sender, "hostname", ""), started=True, close=True)
-
-
-@heartbeat_sent.connect
-def _heartbeat_sent(sender: Any = None, **kwargs: Any) -> None:
-    from celery.worker.state import active_requests, all_total_count
-
-    eventer = getattr(sender, "eventer", None)
-    worker_seen(getattr(eventer, "hostname", ""), processed=all_total_count[0],
-                active=len(active_requests), close=True)
-
-
-@task_postrun.connect
-def _task_postrun(sender: Any = None, task: Any = None, **kwargs: Any) -> None:
-    request = getattr(task, "request", None)
-    if request is None or request.is_eager:
-        return  # in-process: no worker
-    worker_seen(getattr(request, "hostname", "") or "")
-
-
-@worker_shutdown.connect
-def _worker_shutdown(sender: Any = None, **kwargs: Any) -> None:
-    worker_seen(getattr(sender, "hostname", ""), stopped=True, close=True)

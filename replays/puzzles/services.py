@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from games import puzzles as engine
 from games.analysis import ENGINE_VERSION
 from games.position import Position
-from replays.board import replayed_match
+from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
 
 VARIANTS = tuple(Match.Variant.values)
@@ -266,8 +266,8 @@ def streaks(days: set[dt.date], today: dt.date) -> tuple[int, int]:
 def progress(attempts: QuerySet[Attempt], today: dt.date | None = None) -> Progress:
     totals = attempts.aggregate(n=Count("id"), solved=Count("id", filter=Q(solved=True)),
                                 points=Sum("points"))
-    days = set(attempts.filter(solved=True, daily_day__isnull=False)
-               .values_list("daily_day", flat=True))
+    days = {day for day in attempts.filter(solved=True, daily_day__isnull=False)
+            .values_list("daily_day", flat=True) if day is not None}
     current, best = streaks(days, today or puzzle_day())
     points = totals["points"] or 0
     return Progress(totals["n"], totals["solved"], points, current, best,

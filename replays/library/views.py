@@ -1,4 +1,5 @@
-"""Pages: browse, upload, the step-through viewer, downloads, rules, sign-up."""
+"""The replay library's pages: browse, upload, the step-through viewer, downloads, rules,
+sign-up."""
 
 from __future__ import annotations
 
@@ -10,19 +11,28 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
+from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 
 from games.variants import VARIANTS
-from replays.board import board_at, replayed_match
+from replays.annotation.services import panel
+from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.library.board import board_at, replayed_match
+from replays.library.links import viewer_links
+from replays.library.services import (
+    DuplicateUpload,
+    UploadError,
+    store_document,
+    visible_match,
+)
 from replays.models import Match
-from replays.services import DuplicateUpload, UploadError, store_document
 
 
 class FilterForm(forms.Form):
@@ -52,15 +62,17 @@ class UploadForm(forms.Form):
         return visibility
 
 
-def _visible(request: HttpRequest) -> QuerySet[Match]:
+def _visible(request: HtmxHttpRequest) -> QuerySet[Match]:
     return Match.objects.filter(visibility=Match.Visibility.PUBLIC, hidden=False)
 
 
-def browse(request: HttpRequest) -> HttpResponse:
+def browse(request: HtmxHttpRequest) -> HttpResponse:
     """Newest first, with filters; ``?mine=1`` lists the user's own uploads."""
     form = FilterForm(request.GET or None)
-    mine = request.GET.get("mine") == "1" and request.user.is_authenticated
-    matches = Match.objects.filter(owner=request.user) if mine else _visible(request)
+    user = request.user
+    mine = request.GET.get("mine") == "1" and user.is_authenticated
+    matches = (Match.objects.filter(owner=user) if mine and user.is_authenticated
+               else _visible(request))
     if form.is_valid():
         data = form.cleaned_data
         if data["q"]:
@@ -77,13 +89,13 @@ def browse(request: HttpRequest) -> HttpResponse:
                                   "uploaded_at", "hand_count", "visibility"), 20).get_page(
         request.GET.get("page"))
     query = {k: v for k, v in request.GET.items() if k != "page" and v}
-    return render(request, "replays/browse.html", {
+    return render(request, "library/browse.html", {
         "form": form, "page": page, "mine": mine, "query": urlencode(query)})
 
 
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
-def upload(request: HttpRequest) -> HttpResponse:
+def upload(request: HtmxHttpRequest) -> HttpResponse:
     """One or several files, or pasted JSON; each stored whole or refused with a reason."""
     form = UploadForm(request.POST or None, user=request.user)
     results: list[dict[str, Any]] = []
@@ -109,12 +121,12 @@ def upload(request: HttpRequest) -> HttpResponse:
             for name, raw, problem in items:
                 results.append(_store_one(request, form, name, raw, problem))
     context = {"form": form, "results": results, "limit": settings.MAX_UPLOAD_BYTES}
-    if _wants_fragment(request) and request.method == "POST":
-        return render(request, "replays/upload.html#results", context)
-    return render(request, "replays/upload.html", context)
+    if wants_fragment(request) and request.method == "POST":
+        return render(request, "library/upload.html#results", context)
+    return render(request, "library/upload.html", context)
 
 
-def _store_one(request: HttpRequest, form: UploadForm, name: str, raw: bytes | None,
+def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes | None,
                problem: str | None) -> dict[str, Any]:
     if problem is not None or raw is None:
         return {"name": name, "ok": False, "error": problem}
@@ -132,14 +144,6 @@ def _store_one(request: HttpRequest, form: UploadForm, name: str, raw: bytes | N
     return {"name": name, "ok": True, "match": match}
 
 
-def _match_for(request: HttpRequest, public_id: str, document: bool = False) -> Match:
-    matches = Match.objects.all() if document else Match.objects.defer("document")
-    match = get_object_or_404(matches, public_id=public_id)
-    if not match.visible_to(request.user):
-        raise Http404("No such replay")
-    return match
-
-
 def _int(value: str | None, default: int) -> int:
     try:
         return int(value) if value is not None else default
@@ -147,16 +151,10 @@ def _int(value: str | None, default: int) -> int:
         return default
 
 
-def _wants_fragment(request: HttpRequest) -> bool:
-    """An htmx swap, but not htmx restoring a page missing from its history cache."""
-    htmx = request.htmx  # type: ignore[attr-defined]
-    return bool(htmx) and not htmx.history_restore_request
-
-
 @vary_on_headers("HX-Request")
-def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
+def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
-    match = _match_for(request, public_id)
+    match = visible_match(request, public_id)
     data = replayed_match(match)
     hand_number = min(max(_int(request.GET.get("hand"), 1), 1), match.hand_count)
     steps = len(data.match.hands[hand_number - 1].events)
@@ -166,113 +164,36 @@ def viewer(request: HttpRequest, public_id: str) -> HttpResponse:
     viewer_seat = seat if 0 <= seat <= 3 else None
     board = board_at(data, hand_number, step, viewer_seat)
     spoilers = request.GET.get("spoilers") != "0"
-    links = _links(match, board, viewer_seat, spoilers)
-    analysis = _analysis(match, hand_number, step, viewer_seat, spoilers)
+    links = viewer_links(match, board, viewer_seat, spoilers)
+    analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
                "analysis": analysis, "spoilers": spoilers}
-    if _wants_fragment(request):
-        return render(request, "replays/viewer.html#board", context)
-    return render(request, "replays/viewer.html", context)
+    if wants_fragment(request):
+        return render(request, "library/viewer.html#board", context)
+    return render(request, "library/viewer.html", context)
 
 
-def _analysis(match: Match, hand_number: int, step: int, seat: int | None,
-              spoilers: bool = True) -> dict[str, Any] | None:
-    """The annotation panel: the decisions before the next event, and where others are."""
-    from games.analysis import ENGINE_VERSION
-    from replays.models import Annotation
-
-    annotation = Annotation.objects.filter(hand__match=match, hand__number=hand_number,
-                                           engine_version=ENGINE_VERSION).first()
-    if annotation is None:
-        return None
-    decisions = [d for d in annotation.data["decisions"]
-                 if (seat is None or d["seat"] == seat) and len(d["alternatives"]) > 1]
-    here = [_ranked(d) for d in decisions if d["event"] == step + 1]
-    steps = sorted({d["event"] - 1 for d in decisions})
-    mistakes = sorted({d["event"] - 1 for d in decisions if d["mistake"]})
-    def at(target: int | None) -> str | None:
-        return None if target is None else step_url(match, hand_number, target, seat,
-                                                     spoilers)
-
-    return {
-        "decisions": here,
-        "summary": annotation.data.get("summary", []),
-        "previous_decision": at(max((s for s in steps if s < step), default=None)),
-        "next_decision": at(min((s for s in steps if s > step), default=None)),
-        "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),
-        "next_mistake": at(min((s for s in mistakes if s > step), default=None)),
-    }
-
-
-def _ranked(decision: dict[str, Any]) -> dict[str, Any]:
-    """The decision with its alternatives best first, each knowing its own index."""
-    alternatives = [dict(alt, index=i) for i, alt in enumerate(decision["alternatives"])]
-    alternatives.sort(key=lambda alt: (alt["rank"], alt["index"]))
-    return dict(decision, alternatives=alternatives)
-
-
-def progress(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The annotation status of a match; polled by htmx until it is done or failed."""
-    from replays.tasks import progress as count
-
-    match = _match_for(request, public_id)
-    done, total = count(match)
-    return render(request, "replays/viewer.html#progress", {"match": match, "done": done,
-                                                             "total": total})
-
-
-def step_url(match: Match, hand: int, step: int, seat: int | None,
-             spoilers: bool = True) -> str:
-    """The bookmarkable URL of one step (keeping the seat's view and spoiler-free mode)."""
-    query: dict[str, int] = {"hand": hand, "step": step}
-    if seat is not None:
-        query["seat"] = seat
-    if not spoilers:
-        query["spoilers"] = 0
-    return f"{match.get_absolute_url()}?{urlencode(query)}"
-
-
-def _links(match: Match, board: Any, seat: int | None,
-           spoilers: bool = True) -> dict[str, str | None]:
-    def url(hand: int, step: int, viewer_seat: int | None = seat) -> str:
-        return step_url(match, hand, step, viewer_seat, spoilers)
-
-    hand, step, steps = board.hand_number, board.step, board.steps
-    links: dict[str, str | None] = {
-        "first": url(hand, 0) if step > 0 else None,
-        "previous": url(hand, step - 1) if step > 0 else None,
-        "next": url(hand, step + 1) if step < steps else None,
-        "last": url(hand, steps) if step < steps else None,
-        "previous_hand": url(hand - 1, 0) if hand > 1 else None,
-        "next_hand": url(hand + 1, 0) if hand < board.hand_count else None,
-        "all_seats": url(hand, step, None),
-    }
-    for s in range(4):
-        links[f"seat{s}"] = url(hand, step, s)
-    return links
-
-
-def download(request: HttpRequest, public_id: str) -> HttpResponse:
+def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """The document exactly as uploaded."""
-    match = _match_for(request, public_id, document=True)
+    match = visible_match(request, public_id, document=True)
     response = HttpResponse(bytes(match.document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
     return response
 
 
-def rules(request: HttpRequest, variant: str) -> HttpResponse:
+def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     """The variant's patterns and options, straight from the engine's own tables."""
     cls = VARIANTS.get(variant)
     if cls is None:
         raise Http404("No such variant")
-    return render(request, "replays/rules.html", {
+    return render(request, "library/rules.html", {
         "variant": cls, "patterns": list(cls.PATTERNS.values()),
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values())})
 
 
 @require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    form = UserCreationForm(request.POST or None)
+def signup(request: HtmxHttpRequest) -> HttpResponse:
+    form: UserCreationForm[User] = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)

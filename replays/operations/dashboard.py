@@ -12,57 +12,27 @@ import datetime as dt
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import wraps
 from typing import Any
-from urllib.parse import urlencode
 
 from django.conf import settings
-from django.contrib import messages
 from django.contrib.auth import get_user_model
-from django.contrib.auth.views import redirect_to_login
-from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import TruncDate, TruncHour
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
 from django.utils import timezone
+from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
-from django.views.decorators.vary import vary_on_headers
-from django_htmx.http import HttpResponseClientRedirect
 
 from games.analysis import ENGINE_VERSION
-from replays import charts, health, puzzles
+from replays.annotation.tasks import WAITING, waiting_since
 from replays.models import Annotation, Attempt, DailyPuzzle, Hand, Match, WorkerHeartbeat
-from replays.tasks import WAITING, queue_match, waiting_since
-from replays.views import _wants_fragment
+from replays.operations import charts, health
+from replays.puzzles import services as puzzles
 
 DEFAULT_DAYS = 14
 DAY_CHOICES = (7, 14, 30, 90)
 FAILURES_SHOWN = 20
 WORKERS_SHOWN = 50
 VARIANTS = tuple(Match.Variant.values)
-
-
-def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Anonymous visitors are sent to log in; logged-in users who are not staff get 403."""
-
-    @wraps(view)
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        user = request.user
-        if not user.is_authenticated:
-            if request.htmx:  # type: ignore[attr-defined]
-                # A poll after the session ended: the whole page goes to the log-in form.
-                return HttpResponseClientRedirect(
-                    f"{reverse(settings.LOGIN_URL)}?{urlencode({'next': reverse('dashboard')})}")
-            return redirect_to_login(request.get_full_path())
-        if not (user.is_active and user.is_staff):
-            raise PermissionDenied("Staff only")
-        return view(request, *args, **kwargs)
-
-    return wrapped
 
 
 def days_from(value: str | None) -> int:
@@ -90,32 +60,11 @@ def _age(since: dt.datetime | None, now: dt.datetime) -> dt.timedelta | None:
     return None if since is None else max(now - since, dt.timedelta(0))
 
 
-def age_text(age: dt.timedelta | None) -> str:
-    """A short age: ``45 s``, ``12 min``, ``3 h 5 min``, ``2 d 4 h``; ``—`` for none."""
-    if age is None:
-        return "—"
-    seconds = int(age.total_seconds())
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes = seconds // 60
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 24:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    days, hours = divmod(hours, 24)
-    return f"{days} d {hours} h" if hours else f"{days} d"
-
-
 @dataclass(frozen=True)
 class Worker:
     row: WorkerHeartbeat
     age: dt.timedelta
     state: str  # "alive", "silent" or "stopped"
-
-    @property
-    def age_text(self) -> str:
-        return age_text(self.age)
 
 
 def _workers(now: dt.datetime) -> list[Worker]:
@@ -172,9 +121,9 @@ def metrics(days: int, now: dt.datetime | None = None) -> dict[str, Any]:
 def _uploads(window: Window, found: dict[str, Any]) -> None:
     rows = (Match.objects.filter(uploaded_at__gte=window.since)
             .annotate(day=TruncDate("uploaded_at")).values("day")
-            .annotate(n=Count("id"), hands=Sum("hand_count")))
+            .annotate(n=Count("id"), hand_sum=Sum("hand_count")))
     uploads = _per_day(rows, window.days)
-    hands = _per_day(rows, window.days, "hands")
+    hands = _per_day(rows, window.days, "hand_sum")
     found.update(uploads_today=int(uploads[-1]), uploads_total=int(sum(uploads)),
                  hands_total=int(sum(hands)))
     found["charts"]["uploads"] = charts.bar_chart(
@@ -194,7 +143,8 @@ def _queue(window: Window, found: dict[str, Any]) -> None:
         queued_matches=waiting.count(),
         queued_hands=Hand.objects.filter(match__annotation_status__in=WAITING).exclude(
             annotations__engine_version=ENGINE_VERSION).count(),
-        broker=health.queue_length(), oldest=oldest, oldest_age=age_text(age),
+        broker=health.queue_length(), oldest=oldest,
+        oldest_age=timesince(oldest.since, window.now) if oldest else "—",
         oldest_stuck=bool(age and age > dt.timedelta(minutes=settings.ANNOTATION_STUCK_MINUTES)))
 
 
@@ -312,37 +262,3 @@ def _rate_tip(tries: dict[str, dict[dt.date, int]], days: list[dt.date],
             "day": label, "variant": series.name, "rate": f"{value:g}", "n": n}
 
     return tip
-
-
-@never_cache
-@require_GET
-@vary_on_headers("HX-Request")
-@staff_required
-def dashboard(request: HttpRequest) -> HttpResponse:
-    """The page, or (for htmx's poll) just its numbers."""
-    context = metrics(days_from(request.GET.get("days")))
-    context["day_choices"] = DAY_CHOICES
-    if _wants_fragment(request):
-        return render(request, "replays/dashboard.html#numbers", context)
-    return render(request, "replays/dashboard.html", context)
-
-
-@never_cache
-@require_POST
-@staff_required
-def retry(request: HttpRequest, match_id: int) -> HttpResponse:
-    """Queue every hand of a match again (a failed one, or one stuck waiting)."""
-    match = get_object_or_404(Match.objects.defer("document"), pk=match_id)
-    queue_match(match.pk)
-    match.refresh_from_db(fields=["annotation_status", "annotation_error"])
-    notice = _("Requeued “%(match)s”: now %(status)s.") % {
-        "match": match, "status": match.get_annotation_status_display()}
-    if match.annotation_status == Match.Status.FAILED:
-        notice += " " + match.annotation_error
-    days = days_from(request.POST.get("days"))
-    if _wants_fragment(request):
-        context = metrics(days)
-        context.update(notice=notice, retried=match, day_choices=DAY_CHOICES)
-        return render(request, "replays/dashboard.html#numbers", context)
-    messages.success(request, notice)
-    return redirect(f"{reverse('dashboard')}?days={days}")

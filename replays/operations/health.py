@@ -15,9 +15,6 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
-from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_safe
 
 log = logging.getLogger(__name__)
 
@@ -141,13 +138,3 @@ def queue_length(queue: str | None = None) -> QueueLength:
         log.warning("dashboard: broker queue length unknown: %s", error)
         return QueueLength(None, None, _problem(error, detail=True))
     return QueueLength(int(sum(lengths)), int(unacked), OK)
-
-
-@never_cache
-@require_safe
-def healthz(request: HttpRequest) -> JsonResponse:
-    """``{"database": …, "broker": …}``: 200 when both are reachable (or tasks run
-    in-process), 503 otherwise. No authentication, no session, no writes."""
-    report = {"database": database_status(), "broker": broker_status()}
-    healthy = report["database"] == OK and report["broker"] in (OK, IN_PROCESS)
-    return JsonResponse(report, status=200 if healthy else 503)

@@ -1,0 +1,14 @@
+"""The replay library: browse, upload, the viewer, downloads, rules pages, sign-up."""
+
+from django.urls import path
+
+from replays.library import views
+
+urlpatterns = [
+    path("", views.browse, name="browse"),
+    path("upload/", views.upload, name="upload"),
+    path("replays/<slug:public_id>/", views.viewer, name="viewer"),
+    path("replays/<slug:public_id>/download/", views.download, name="download"),
+    path("rules/<slug:variant>/", views.rules, name="rules"),
+    path("accounts/signup/", views.signup, name="signup"),
+]

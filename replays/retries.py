@@ -1,0 +1,38 @@
+"""How the site's Celery tasks retry: Celery's own ``autoretry_for``/``retry_backoff``.
+
+On a worker a failing task is retried after 1, 2 and 4 seconds, then fails for good, and
+its ``on_failure`` records why. In-process (no broker, ``CELERY_TASK_ALWAYS_EAGER``) a
+failure is final at once: the request that queued the task does not run it four times.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from celery import Task
+from celery.exceptions import Retry
+
+MAX_RETRIES = 3
+
+
+class RetriedWithBackoff(Task[..., None]):
+    """Retried on any exception, after 1, 2, 4 s (no jitter: the waits are documented)."""
+
+    autoretry_for = (Exception,)
+    retry_backoff = True
+    retry_jitter = False
+    max_retries = MAX_RETRIES
+    acks_late = True
+    ignore_result = True
+    # A final failure is logged once, with its traceback, by the task's on_failure (which
+    # says which hand or match); Celery then notes it at INFO instead of a second traceback.
+    throws = (Exception,)
+
+    def retry(self, args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None,
+              exc: Exception | None = None, throw: bool = True,
+              eta: dt.datetime | None = None, countdown: float | None = None,
+              max_retries: int | None = None, **options: Any) -> Retry:
+        if self.request.is_eager and exc is not None:
+            raise exc  # in-process: final at once (on_failure records it)
+        return super().retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
