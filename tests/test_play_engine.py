@@ -418,3 +418,36 @@ def test_it_reveals_the_hands_at_the_end_and_a_sichuan_winners_hand() -> None:
     assert revealed_win
     last = match.view()["last_hand"]
     assert last is not None and len(last["hands"]) == 4
+
+
+# -- the command line and the benchmark -------------------------------------------------
+
+
+def test_it_checks_a_deal_from_the_command_line(tmp_path: Any) -> None:
+    import io
+
+    from games.cli import main
+
+    match = PlayMatch.start("putian", seed="by hand", seat=3, hands=2)
+    play_randomly(match, random.Random(6))
+    path = tmp_path / "match.json"
+    path.write_text(dumps(match.log()), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["verify-deal", str(path), "--seed", "by hand"], stdout=out) == 0
+    assert json.loads(out.getvalue()) == {"ok": True, "hands": 2,
+                                          "commitment": match.commitment}
+    out = io.StringIO()
+    assert main(["verify-deal", str(path), "--seed", "by hand?"], stdout=out) == 1
+    assert "SHA-256" in json.loads(out.getvalue())["error"]["message"]
+
+
+def test_it_times_a_players_action_against_the_bots() -> None:
+    from games.bench import bench_play
+
+    figures = bench_play(7, matches=1, hands=1)
+    for variant in VARIANTS:
+        row = figures[variant]
+        assert row["actions"] >= 1
+        assert 0 <= row["act"]["p50_ms"] <= row["act"]["p95_ms"] <= row["act"]["max_ms"]
+        assert row["stored"]["p95_ms"] > 0
+    assert isinstance(figures["targets"]["act_p95_at_most_50ms"], bool)
