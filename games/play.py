@@ -177,10 +177,12 @@ class PlayMatch:
             players = tuple(doc["players"])
             rules, _ = _checked_start(variant, seed, data["seat"], data["hands"],
                                       doc.get("rules"), players[data["seat"]])
+            if not isinstance(data["step"], int) or data["step"] < 1 or len(players) != 4:
+                raise PlayError("the stored match has no valid step or not four players")
             match = cls(variant, data["seat"], data["hands"], rules,
                         (players[0], players[1], players[2], players[3]), seed, data["step"])
             match._restore_hands(doc["hands"])
-        except (KeyError, TypeError, IndexError) as error:
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise PlayError(f"the stored match is incomplete or malformed ({error!r})") from None
         except (LogError, RuleViolation) as error:
             raise PlayError(f"the stored match doesn't replay: {error}") from None

@@ -89,21 +89,22 @@ def _check_unchanged_by_secrets(match: PlayMatch, render: Any) -> None:
     for seat, state in enumerate(table.seats):
         if seat == match.seat or state.won or not state.size:
             continue
-        held = next(k for k in range(34) if state.hand[k])
-        spot = next((i for i in range(table.front, table.back) if wall[i].kind != held), None)
-        if spot is None:
-            continue
-        other = wall[spot]
-        state.hand[held] -= 1
-        state.hand[other.kind] += 1
-        wall[spot] = TILES[held]
+        # Exchange the seat's concealed tiles for wall tiles of other kinds where possible.
+        held = state.tiles()
+        spots = sorted(range(table.front, table.back),
+                       key=lambda i: (wall[i] in held, i))[:len(held)]
+        saved = (list(state.hand), {i: wall[i] for i in spots})
+        for tile, spot in zip(held, spots, strict=False):
+            state.hand[tile.kind] -= 1
+            state.hand[wall[spot].kind] += 1
+            wall[spot] = tile
         try:
             assert json.dumps(render(), sort_keys=True) == before, \
                 f"the view depends on seat {seat}'s concealed tiles"
         finally:
-            wall[spot] = other
-            state.hand[other.kind] -= 1
-            state.hand[held] += 1
+            state.hand[:] = saved[0]
+            for spot, tile in saved[1].items():
+                wall[spot] = tile
 
 
 def _check_events(match: PlayMatch, entries: list[dict[str, Any]]) -> None:
@@ -451,3 +452,18 @@ def test_it_times_a_players_action_against_the_bots() -> None:
         assert 0 <= row["act"]["p50_ms"] <= row["act"]["p95_ms"] <= row["act"]["max_ms"]
         assert row["stored"]["p95_ms"] > 0
     assert isinstance(figures["targets"]["act_p95_at_most_50ms"], bool)
+
+
+@pytest.mark.parametrize("broken", [
+    {"format": "mahjong-play/1"},
+    {"format": "mahjong-play/1", "seat": 0, "hands": 1, "step": 1, "seed": "x", "log": []},
+    {"format": "mahjong-play/1", "seat": 9, "hands": 1, "step": 1, "seed": "x",
+     "log": {"variant": "jiaxing", "players": ["a", "b", "c", "d"], "hands": []}},
+    {"format": "mahjong-play/1", "seat": 0, "hands": 1, "step": 0, "seed": "x",
+     "log": {"variant": "jiaxing", "players": ["a", "b", "c", "d"], "hands": []}},
+    {"format": "mahjong-play/1", "seat": 0, "hands": 1, "step": 1, "seed": "x",
+     "log": {"variant": "jiaxing", "players": ["a", "b", "c", "d"], "hands": [[]]}},
+])
+def test_it_refuses_a_malformed_stored_match(broken: dict[str, Any]) -> None:
+    with pytest.raises(PlayError):
+        PlayMatch.from_json(broken)
