@@ -467,3 +467,114 @@ def test_it_times_a_players_action_against_the_bots() -> None:
 def test_it_refuses_a_malformed_stored_match(broken: dict[str, Any]) -> None:
     with pytest.raises(PlayError):
         PlayMatch.from_json(broken)
+
+
+# -- chosen deals: the rarer decisions, step by step -------------------------------------
+#
+# These hands come from tests/logbuild.py (a chosen deal and wall, RULES.md's scenarios).
+# ``games.play.deal_hand`` is replaced by one returning that hand, and the match is
+# restored from a stored row whose log holds the scripted events so far.
+
+
+def _scripted(monkeypatch: pytest.MonkeyPatch, builder: Any, seat: int) -> PlayMatch:
+    from dataclasses import replace
+
+    import games.play
+    from games.log import read_log
+
+    from .logbuild import document
+
+    doc = document(builder.variant, builder)
+    setup = {**doc["hands"][0], "events": [{"type": "end", "reason": "abandoned"}]}
+    hand = replace(read_log({**doc, "hands": [setup]}).hands[0], events=())
+    monkeypatch.setattr(games.play, "deal_hand", lambda replayer, dealer, number: hand)
+    stored = {"format": "mahjong-play/1", "seat": seat, "hands": 1, "step": 1,
+              "seed": "scripted", "log": doc}
+    return PlayMatch.from_json(stored)
+
+
+def _types(entries: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    return [(e["event"]["type"], e["event"].get("actor")) for e in entries]
+
+
+def test_it_asks_the_human_to_rob_an_added_kong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JX-8: Dee (the human, 111m 222m 333m 56m 77z) may rob Cal's added 4m."""
+    from .logbuild import jx_added_kong
+
+    match = _scripted(monkeypatch, jx_added_kong("111m222m333m56m77z"), seat=3)
+    assert match.pending is not None and match.pending.kind == "rob_kong"
+    assert match.legal() == [{"type": "hu", "target": 2, "tile": "4m", "how": "robbing_kong"},
+                             {"type": "pass"}]
+    declined = PlayMatch.from_json(match.to_json())
+    entries = match.act(1, match.legal()[0])
+    assert _types(entries)[:2] == [("hu", 3), ("end", None)]
+    assert match.over and match.result()["totals"] == [0, 0, -9, 9]  # JX-10.4
+    entries = declined.act(1, {"type": "pass"})
+    assert entries[0]["event"] == {"type": "draw", "actor": 2, "from": "back"}  # hidden tile
+
+
+def test_it_asks_the_human_to_answer_a_contract(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JX-9: after Ben's third chow of Ann's discards, Cal (the human) answers first."""
+    from .logbuild import jx_contract
+
+    match = _scripted(monkeypatch, jx_contract((None, None)), seat=2)
+    assert match.pending is not None and match.pending.kind == "contract"
+    assert match.legal() == [{"type": "contract", "choice": "persist"},
+                             {"type": "contract", "choice": "give_up"}]
+    entries = match.act(1, {"type": "contract", "choice": "give_up"})
+    assert _types(entries)[:2] == [("contract", 2), ("contract", 3)]  # then Dee, a bot
+    view = match.view()
+    assert view["seats"][2]["gave_up"]
+    if match.pending is not None and match.pending.kind == "turn":  # 抓一张打一张
+        assert {a["type"] for a in match.legal()} == {"discard"}
+
+
+def test_it_lets_several_win_on_one_discard_in_sichuan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SC-3.1: Ben, Cal (the human) and Dee can all win on Ann's 5p; all who want to do."""
+    from .logbuild import sc_discard_5p
+
+    match = _scripted(monkeypatch, sc_discard_5p(), seat=2)
+    assert match.pending is not None and match.pending.kind == "claim"
+    assert {"type": "hu", "target": 0, "tile": "5p"} in match.legal()
+    passed = PlayMatch.from_json(match.to_json())
+    entries = match.act(1, {"type": "hu", "target": 0, "tile": "5p"})
+    assert _types(entries)[:4] == [("hu", 1), ("hu", 2), ("hu", 3), ("end", None)]
+    assert match.over
+    entries = passed.act(1, {"type": "pass"})
+    assert _types(entries)[:3] == [("hu", 1), ("hu", 3), ("draw", 0)]  # SC-3.2: Ann goes on
+    assert not passed.over and not passed.view()["seats"][2]["won"]
+
+
+def _putian_ready(seat: int, dealer: int) -> Any:
+    """Putian, golds 9p and 9s: ``seat`` holds 111m 222m 333m 444m 567p 8p, ready on 8p, so
+    a gold robbed before the dealer's first discard wins (PT-5.5); the others hold
+    unready mixtures and no white."""
+    from .logbuild import HandBuilder
+
+    scattered = ["1357p1357s2468s5679m", "2468p2468s1357s", "1p3p5p1s3s5s7s"]
+    deal = [scattered.pop(0) if s != seat else "111m222m333m444m567p8p" for s in range(4)]
+    return HandBuilder("putian", deal, dealer=dealer, pad="m", avoid="5z")
+
+
+def test_it_asks_a_non_dealer_human_to_rob_the_gold(monkeypatch: pytest.MonkeyPatch) -> None:
+    match = _scripted(monkeypatch, _putian_ready(seat=1, dealer=0), seat=1)
+    assert match.pending is not None and match.pending.kind == "rob_gold", match.legal()
+    assert match.legal()[-1] == {"type": "pass"}
+    assert all(a.get("how") == "rob_gold" for a in match.legal()[:-1])
+    declined = PlayMatch.from_json(match.to_json())
+    entries = match.act(1, match.legal()[0])
+    assert _types(entries)[:2] == [("hu", 1), ("end", None)] and match.over
+    assert match.result()["hands"][0]["wins"][0]["how"] == "rob_gold"
+    entries = declined.act(1, {"type": "pass"})
+    assert _types(entries)[0] == ("discard", 0)  # the dealer's first discard goes ahead
+    assert declined.pending is None or declined.pending.kind != "rob_gold"
+
+
+def test_a_bot_robs_the_gold_at_the_dealing_humans_first_discard(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """PT-5.5: the human deals; a bot that can rob the gold does so before the discard."""
+    match = _scripted(monkeypatch, _putian_ready(seat=2, dealer=0), seat=0)
+    assert match.pending is not None and match.pending.kind == "turn"
+    discard = next(a for a in match.legal() if a["type"] == "discard")
+    entries = match.act(1, discard)
+    assert _types(entries)[:2] == [("hu", 2), ("end", None)] and match.over
