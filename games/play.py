@@ -181,6 +181,7 @@ class PlayMatch:
                 raise PlayError("the stored match has no valid step or not four players")
             match = cls(variant, data["seat"], data["hands"], rules,
                         (players[0], players[1], players[2], players[3]), seed, data["step"])
+            match._deal_next()
             match._restore_hands(doc["hands"])
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise PlayError(f"the stored match is incomplete or malformed ({error!r})") from None
@@ -191,7 +192,9 @@ class PlayMatch:
 
     def _restore_hands(self, raw_hands: Sequence[Any]) -> None:
         for number, raw in enumerate(raw_hands, start=1):
-            hand = self._hand if self._hand is not None else self._deal_next()
+            if self._hand is None:
+                raise PlayError(f"the stored match has a hand {number}, but it was over")
+            hand = self._hand
             stored = {key: value for key, value in raw.items() if key != "events"}
             if stored != {k: v for k, v in hand.to_json().items() if k != "events"}:
                 raise PlayError(f"hand {number} of the stored match is not the deal its seed "
@@ -199,13 +202,13 @@ class PlayMatch:
             events = [read_event(item, self.variant) for item in raw["events"]]
             played = self._live.apply_run(events)  # up to the end event, if any
             self._events = events[:played]
+            if played + 1 < len(events):
+                raise PlayError(f"hand {number} of the stored match has events after its end")
             if played < len(events):
                 self._apply(events[played])
                 if self._finished[-1].events[-1] != events[played]:
                     raise PlayError(f"hand {number} of the stored match doesn't end with the "
                                     "settlement its events give")
-        if self._hand is None and not self.over:
-            self._deal_next()
 
     # -- the human's decisions --------------------------------------------------
 

@@ -312,6 +312,17 @@ def test_it_refuses_a_stored_match_that_was_tampered_with() -> None:
         PlayMatch.from_json(changed)
     with pytest.raises(PlayError, match="format"):
         PlayMatch.from_json({"log": stored["log"]})
+    play_randomly(match, random.Random(2))
+    finished = match.to_json()
+    changed = json.loads(json.dumps(finished))
+    changed["log"]["hands"][0]["events"].append({"type": "discard", "actor": 0, "tile": "1m"})
+    with pytest.raises(PlayError, match="hand 1 .* events after its end"):
+        PlayMatch.from_json(changed)
+    changed = json.loads(json.dumps(finished))
+    changed["log"]["hands"].append(changed["log"]["hands"][-1])
+    with pytest.raises(PlayError, match="has a hand 3, but it was over"):
+        PlayMatch.from_json(changed)
+    assert PlayMatch.from_json(finished).view() == match.view()
 
 
 @pytest.mark.parametrize(("kwargs", "problem"), [
