@@ -533,7 +533,7 @@ class PlayMatch:
                       for s in range(4)],
             "scores": totals, "hand_deltas": list(table.deltas),
             "wins": [_win_json(w) for w in table.wins],
-            "decision": ({"kind": self.pending.kind}
+            "decision": ({"kind": self.pending.kind, "seat": self.seat}
                          if self.pending is not None and seat == self.seat else None),
             "legal": self.legal(seat),
             "last_hand": self._hand_summary(len(self._finished)) if self._finished else None,
