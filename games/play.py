@@ -214,6 +214,7 @@ class PlayMatch:
 
     @property
     def over(self) -> bool:
+        """Every hand is played (or SC-6.5 stopped the match): nothing is left to decide."""
         return self._table is None and bool(self._finished)
 
     def legal(self, seat: int | None = None) -> list[dict[str, Any]]:
@@ -387,8 +388,7 @@ class PlayMatch:
             choice = self._bot_choice(table, [*options, passing])
             if choice is not passing:
                 intents[seat] = choice.event
-        origin = table.last_discard[0] if table.phase is Phase.DISCARDED and \
-            table.last_discard else (table.pending_kong or (table.turn, None))[0]
+        origin = _claimed_from(table)
         ordered = [intents[(origin + step) % 4] for step in (1, 2, 3)
                    if (origin + step) % 4 in intents]
         wins = [e for e in ordered if e.type == "hu"]
@@ -753,6 +753,15 @@ def _hand_facts(hand: Hand) -> dict[str, Any]:
     if hand.dealer_streak is not None:
         out["dealer_streak"] = hand.dealer_streak
     return out
+
+
+def _claimed_from(table: Table) -> int:
+    """The seat whose discard (or added kong, or robbed kong) is being answered."""
+    if table.phase is Phase.ROBBABLE:
+        assert table.pending_kong is not None
+        return table.pending_kong[0]
+    assert table.last_discard is not None
+    return table.last_discard[0]
 
 
 def _last_discard(table: Table) -> dict[str, Any] | None:
