@@ -589,3 +589,15 @@ def test_a_bot_robs_the_gold_at_the_dealing_humans_first_discard(
     discard = next(a for a in match.legal() if a["type"] == "discard")
     entries = match.act(1, discard)
     assert _types(entries)[:2] == [("hu", 2), ("end", None)] and match.over
+
+
+def test_it_stops_when_a_player_cant_start_another_hand() -> None:
+    """SC-6.5: with balances kept, a player below the room's minimum ends the match early;
+    the log still validates with the same balances."""
+    match = PlayMatch.start("sichuan", seed="bal", hands=30,
+                            rules={"start_balance": 20, "min_balance": 5, "fee": 1})
+    play_randomly(match, random.Random(3))
+    result = match.result()
+    assert match.over and len(result["hands"]) < 30
+    assert "SC-6.5" in result["stopped"] and min(result["balances"]) < 5
+    assert replay(loads(dumps(match.log()))).balances == result["balances"]
