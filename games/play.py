@@ -515,8 +515,11 @@ class PlayMatch:
         return out
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
-        """What ``seat`` (the human's by default) sees now, as JSON-ready data (docs/play.md)."""
-        seat = self.seat if seat is None else seat
+        """What the human's ``seat`` sees now, as JSON-ready data (docs/play.md). Another
+        seat is refused: its view would show a bot's concealed tiles."""
+        if seat is not None and seat != self.seat:
+            raise PlayError(f"only seat {self.seat}, the human's, has a view in this match")
+        seat = self.seat
         number = len(self._finished) + (0 if self._table is None else 1)
         table = self._table if self._table is not None else self._replayer.results[-1].table
         hand = self._hand if self._hand is not None else self._finished[-1]

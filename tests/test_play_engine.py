@@ -361,6 +361,10 @@ def test_it_shows_the_view_issue_14_specifies() -> None:
     assert {a["type"] for a in view["legal"]} >= {"discard"}
     table = match._table
     assert table is not None and view["wall_left"] == table.tiles_left
+    assert match.view(2) == view
+    with pytest.raises(PlayError, match="only seat 2"):
+        match.view(0)
+    assert match.legal(0) == []
 
 
 def test_it_plays_the_ready_hands_drawn_tile_and_whites_by_themselves() -> None:
