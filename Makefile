@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck services test bench bench-site loadtest run messages clean
+.PHONY: install lint typecheck services test bench bench-play bench-site loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -69,6 +69,10 @@ test: install services browser lint typecheck
 
 bench: install
 	$(BIN)/python -m games bench
+
+# A player's action against the bots plus every bot move to their next decision (docs/play.md).
+bench-play: install
+	$(BIN)/python -m games bench --play
 
 # Upload-to-done time of a 16-hand bot match per variant: with CELERY_BROKER_URL set, one
 # worker of its own on a private queue; without it, in-process (docs/analysis.md).

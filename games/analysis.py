@@ -167,6 +167,41 @@ def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnal
     return HandAnalysis(number, decisions)
 
 
+def outcomes_now(table: Table, seat: int, options: Sequence[Event]) -> list[Outcome]:
+    """What the annotation shows for ``seat``'s options at this moment of a hand, ranked.
+
+    ``options`` are the seat's legal events now; an event of type ``pass``
+    stands for declining a claim, a robbery or 抢金. Nothing comes from the
+    future of the hand: no counterfactual (it would need the seat's next
+    draws), so a player at the table may be shown this without learning the wall.
+    """
+    phase = table.phase
+    index = table.seen_events + 1
+    no_future: dict[int, list[tuple[int, Tile]]] = {}
+    outcomes: list[Outcome] = []
+    for option in options:
+        if option.type == "pass":
+            outcome = _pass_outcome(table, seat, index, no_future)
+        elif phase in (Phase.DISCARDED, Phase.ROBBABLE):
+            outcome = _claim_outcome(table, seat, option, index, no_future)
+        elif option.how == "rob_gold" and seat != table.turn:
+            outcome = Outcome(option, win=_win_score(table, seat, option))
+        elif phase is Phase.TURN:
+            outcome = _turn_outcome(table, seat, option, index, no_future)
+        else:
+            outcome = Outcome(option)  # 定缺 and the contract answer: ranked below
+        outcome.counterfactual = None
+        outcomes.append(outcome)
+    if phase is Phase.DINGQUE:
+        _rank_dingque(table, seat, outcomes)
+    elif phase is Phase.CONTRACT:
+        for outcome in outcomes:
+            outcome.rank = 1  # no preference between persisting and giving up (as above)
+    else:
+        _rank(outcomes)
+    return outcomes
+
+
 def _future_draws(events: Sequence[Event]) -> dict[int, list[tuple[int, Tile]]]:
     """Per seat, its draws in order with their event index (for counterfactuals)."""
     draws: dict[int, list[tuple[int, Tile]]] = {s: [] for s in range(4)}

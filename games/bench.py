@@ -209,6 +209,61 @@ def bench_analysis(seed: int, hands: int = 16) -> dict[str, Any]:
     return out
 
 
+def _percentiles(samples: Sequence[float]) -> dict[str, float]:
+    """Median, 95th percentile and maximum of timings in seconds, as milliseconds."""
+    ordered = sorted(samples)
+    at = min(len(ordered) - 1, int(len(ordered) * 0.95))
+    return {"p50_ms": round(statistics.median(ordered) * 1000, 2),
+            "p95_ms": round(ordered[at] * 1000, 2), "max_ms": round(ordered[-1] * 1000, 2)}
+
+
+def bench_play(seed: int, matches: int = 4, hands: int = 8) -> dict[str, Any]:
+    """Server time of a human's action against the bots (issue 14), per variant.
+
+    Full matches of ``hands`` hands, the human answering each decision with a
+    random legal action. ``act`` is :meth:`PlayMatch.act`: the action plus every
+    bot move up to the human's next decision, the match in memory. ``stored``
+    is what a server keeping nothing in memory does per action: restore the
+    match from its JSON, act, write it back and render the view. Times are CPU
+    time of this process (one core, whatever else the machine runs); ``wall``
+    gives the act's wall-clock p95 beside it.
+    """
+    import json
+
+    from games.play import PlayMatch, play_randomly
+
+    out: dict[str, Any] = {"matches": matches, "hands": hands, "human": "random legal actions"}
+    for variant in ("jiaxing", "putian", "sichuan"):
+        play_randomly(PlayMatch.start(variant, seed=f"warm-{seed}", hands=1),
+                      random.Random(seed))  # build the shape tables first
+        acts: list[float] = []
+        walls: list[float] = []
+        stored: list[float] = []
+        for number in range(matches):
+            match = PlayMatch.start(variant, seed=f"bench-{seed}-{number}", hands=hands)
+            rng = random.Random(seed + number)
+            while match.legal():
+                action = rng.choice(match.legal())
+                text = json.dumps(match.to_json())
+                step = match.step
+                started, clock = time.process_time(), time.perf_counter()
+                match.act(step, action)
+                acts.append(time.process_time() - started)
+                walls.append(time.perf_counter() - clock)
+                started = time.process_time()
+                restored = PlayMatch.from_json(json.loads(text))
+                restored.act(step, action)
+                json.dumps(restored.to_json())
+                restored.view()
+                stored.append(time.process_time() - started)
+        out[variant] = {"actions": len(acts), "act": _percentiles(acts),
+                        "act_wall_p95_ms": _percentiles(walls)["p95_ms"],
+                        "stored": _percentiles(stored)}
+    out["targets"] = {"act_p95_at_most_50ms": all(
+        out[v]["act"]["p95_ms"] <= 50 for v in ("jiaxing", "putian", "sichuan"))}
+    return out
+
+
 def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     """Every figure of the engine's benchmark as one JSON-ready object."""
     rng = random.Random(seed)

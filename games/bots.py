@@ -362,26 +362,41 @@ def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
     replayer = Replayer(match)
     played: list[Hand] = []
     for number in range(1, hands + 1):
-        seat = _next_dealer(variant, replayer, dealer_rng, number)
-        deal, wall, extra = dealer.deal(seat)
-        hand = Hand(
-            dealer=seat,
-            round_wind=WINDS[replayer.carry.round_wind] if variant == "jiaxing" else None,
-            dice=extra["dice"],  # type: ignore[arg-type]
-            wildcards=extra.get("wildcards", ()),  # type: ignore[arg-type]
-            indicator=extra.get("indicator"),  # type: ignore[arg-type]
-            bank=replayer.carry.bank if variant == "jiaxing" else None,
-            dealer_streak=replayer.carry.dealer_streak if variant == "putian" else None,
-            deal=tuple(tuple(h) for h in deal),
-            wall=tuple(wall),
-            events=(),
-        )
+        hand = deal_hand(replayer, dealer, number)
         table = replayer.begin(number, hand)
         events = play_hand(table, bots)
         hand = replace(hand, events=tuple(events))
         replayer.conclude(number, hand, table, events[-1].reason or "win")
         played.append(hand)
     return replace(match, hands=tuple(played))
+
+
+def deal_hand(replayer: Replayer, dealer: Dealer, number: int) -> Hand:
+    """Hand ``number`` of the match ``replayer`` is playing, shuffled and dealt by ``dealer``.
+
+    What the hand states besides its tiles follows from the earlier hands
+    (JX-3 dealer and round wind, JX-7.11 carried fans, PT-7.1 dealer streak); the
+    hand has no events yet. The same dealer seed and the same earlier hands give
+    the same hand, which is how a played match's deals can be checked afterwards.
+    """
+    variant = dealer.variant
+    seat = _next_dealer(variant, replayer, dealer.rng, number)
+    deal, wall, extra = dealer.deal(seat)
+    wildcards = extra.get("wildcards", ())
+    if replayer.match.rules.get("wildcard_method") == "indicator":
+        wildcards = (extra["indicator"],)  # the turned-up tile itself is wild (JX-4)
+    return Hand(
+        dealer=seat,
+        round_wind=WINDS[replayer.carry.round_wind] if variant == "jiaxing" else None,
+        dice=extra["dice"],  # type: ignore[arg-type]
+        wildcards=wildcards,  # type: ignore[arg-type]
+        indicator=extra.get("indicator"),  # type: ignore[arg-type]
+        bank=replayer.carry.bank if variant == "jiaxing" else None,
+        dealer_streak=replayer.carry.dealer_streak if variant == "putian" else None,
+        deal=tuple(tuple(h) for h in deal),
+        wall=tuple(wall),
+        events=(),
+    )
 
 
 def _next_dealer(variant: str, replayer: Replayer, rng: random.Random, number: int) -> int:

@@ -161,9 +161,33 @@ def _puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from games.bench import run_bench
+    from games.bench import bench_play, run_bench
 
+    if args.play:
+        _write(stdout, {"seed": args.seed,
+                        "play": bench_play(args.seed, matches=max(int(4 * args.scale), 1))})
+        return 0
     _write(stdout, run_bench(seed=args.seed, scale=args.scale))
+    return 0
+
+
+def _verify_deal(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.log import LogError, loads
+    from games.play import VerifyError, commitment, verify
+
+    try:
+        match = loads(_read_text(args.path, stdin))
+        verify(match, args.seed, args.commitment)
+    except InputError as error:
+        _write(stdout, {"ok": False, "error": {"message": str(error)}})
+        return 1
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    except VerifyError as error:
+        _write(stdout, {"ok": False, "error": {"message": str(error)}})
+        return 1
+    _write(stdout, {"ok": True, "hands": len(match.hands), "commitment": commitment(args.seed)})
     return 0
 
 
@@ -203,9 +227,18 @@ def _parser() -> argparse.ArgumentParser:
     puzzle.add_argument("--difficulty", type=int, default=2, choices=[1, 2, 3])
     puzzle.add_argument("--seed", default="1", help="any text: the same seed, the same puzzle")
     puzzle.set_defaults(run=_puzzle)
+    check = commands.add_parser("verify-deal", help="check that a match played against the "
+                                "bots was dealt from the seed it committed to")
+    check.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    check.add_argument("--seed", required=True, help="the seed shown when the match ended")
+    check.add_argument("--commitment", default=None,
+                       help="the SHA-256 shown when it started (default: the one in the title)")
+    check.set_defaults(run=_verify_deal)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
+    bench.add_argument("--play", action="store_true",
+                       help="only the time of a player's action against the bots (issue 14)")
     bench.set_defaults(run=_bench)
     return parser
 

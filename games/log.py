@@ -372,6 +372,19 @@ def read_log(data: Any) -> Match:
     return Match(variant.name, players, hands, rules, title, played_at, rules_written)
 
 
+def read_event(raw: Any, variant: str) -> Event:
+    """One event already parsed from JSON, checked for structure as in a hand's ``events``.
+
+    >>> read_event({"type": "discard", "actor": 2, "tile": "7z"}, "jiaxing")
+    Event(type='discard', actor=2, tile=Tile.parse('7z'))
+    >>> read_event({"type": "flower", "actor": 2, "tile": "5z"}, "sichuan")
+    Traceback (most recent call last):
+    ...
+    games.log.LogError: sichuan has no flower event; it is putian only (PT-3)
+    """
+    return _event(raw, _variant(variant))
+
+
 # -- writing ------------------------------------------------------------------
 
 
