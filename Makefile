@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck services test bench bench-play bench-site loadtest run messages clean
+.PHONY: install lint typecheck services test test-engine bench bench-play bench-site loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -66,6 +66,12 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/mahjong
 
 test: install services browser lint typecheck
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest -n 2
+
+# The engine's tests alone: the test files that import nothing of Django or the site, run
+# without pytest-django, so no database, Redis or browser is needed.
+test-engine: install
+	$(BIN)/python -m pytest -p no:django -p no:playwright -W ignore::pytest.PytestConfigWarning \
+		--engine-only -n 2
 
 bench: install
 	$(BIN)/python -m games bench

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,6 +16,26 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 T = TypeVar("T")
+
+# -- `make test-engine`: the engine's tests alone, without Django or a database ----------
+
+SITE_IMPORT = re.compile(r"^\s*(?:from|import)\s+(?:django|pytest_django|replays|mahjong_site)\b",
+                         re.M)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--engine-only", action="store_true",
+                     help="collect only the test files that import nothing of Django or the "
+                          "site (the engine's tests; run with -p no:django)")
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """With --engine-only, skip every test file that imports Django or the site."""
+    if not config.getoption("engine_only") or collection_path.suffix != ".py":
+        return None
+    if not collection_path.name.startswith("test_"):
+        return None
+    return bool(SITE_IMPORT.search(collection_path.read_text(encoding="utf-8"))) or None
 
 
 def shared_rules() -> Path:

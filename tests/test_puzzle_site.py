@@ -3,7 +3,7 @@ the anonymous-to-account merge, progress and the leaderboard, the archive, puzzl
 
 alice answers, bob is another user, charlie is anonymous (the bare ``client``), staff pins
 puzzles (fixtures in ``conftest.py``). "Today" is pinned by patching
-``replays.puzzles.puzzle_day`` (freezegun is not installed); the engine functions take
+``replays.puzzles.services.puzzle_day`` (freezegun is not installed); the engine functions take
 their days and moments explicitly.
 """
 

@@ -185,7 +185,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
 
 
 def hand_puzzles(hand: Hand, limit: int = MAX_HAND_SPOTS) -> list[Puzzle]:
-    """Puzzles from one hand's ready spots, as ``replays.puzzles.harvest`` makes them."""
+    """Puzzles from one hand's ready spots, as ``replays.puzzles.services.harvest`` makes them."""
     return puzzles.harvest(hand.match, limit, hand=hand.number)
 
 
