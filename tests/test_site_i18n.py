@@ -457,7 +457,7 @@ def test_it_shows_the_chinese_dashboard_to_staff(jiaxing: Match, client: Client,
                  '<th class="num">作答次数（14 天）</th>', "<th>今日题目</th><th>明日题目</th>",
                  "尚未抽取"):
         assert text in content, text
-    assert re.search(r"\d+ s 前", content)  # the worker's age (its units are not translated)
+    assert re.search(r"\d+\xa0分钟 前", content)  # the worker's age, from Django's timesince
     # tasks run in the web process here (no broker), else the workers are counted
     assert "没有工作进程：任务在进程内运行" in content or "已发现 1 个工作进程" in content
     visible = text_of(re.sub(r"<svg.*?</svg>", "", content, flags=re.S))
