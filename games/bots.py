@@ -22,9 +22,9 @@ from dataclasses import replace
 from games import tables
 from games.log import Event, Hand, Match
 from games.match import Replayer
+from games.registry import VARIANTS
 from games.table import Action, Phase, Table
 from games.tiles import TILES, WINDS, Tile
-from games.variants import VARIANTS
 
 PLAYERS = {
     "jiaxing": ("Ada", "Bo", "Cheng", "Dana"),

@@ -16,9 +16,10 @@ from typing import Any
 
 from games import settlement
 from games.log import Hand, LogError, Match
-from games.table import TABLES, HandSetup, RuleViolation, Table, Win
+from games.registry import VARIANTS, table_class
+from games.table import HandSetup, RuleViolation, Table, Win
 from games.tiles import WINDS
-from games.variants import VARIANTS, Variant
+from games.variants import Variant
 
 BANK_ORDER = ("baozi", "laotouhuang", "baida_lianzhuang")
 
@@ -191,7 +192,7 @@ class Replayer:
         self._check_minimum(number)
         setup = self._setup_checked(number, hand)
         try:
-            return TABLES[self.variant.name](setup)
+            return table_class(self.variant.name)(setup)
         except RuleViolation as problem:
             raise LogError(problem.message, hand=number, rule=problem.rule) from None
 

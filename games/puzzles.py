@@ -28,9 +28,10 @@ from typing import Any
 from games.log import Match
 from games.match import Replayer
 from games.position import Position, PositionError
+from games.registry import variant_named
 from games.table import Table
 from games.tiles import TILES, Meld, NotationError, Tile, parse_tiles
-from games.variants import Score, Variant, Waits, variant_named
+from games.variants import Score, Variant, Waits
 
 DIFFICULTIES = {1: "easy", 2: "medium", 3: "hard"}
 POINTS_PER_LEVEL = 10  # a solved puzzle scores 10 × difficulty, the bonus 5 × difficulty
