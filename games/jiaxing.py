@@ -20,6 +20,9 @@ from games.variants import Hit, Option, PatternDef, Score, Variant, pattern_tabl
 
 # -- Jiaxing ------------------------------------------------------------------
 
+BANK_ORDER = ("baozi", "laotouhuang", "baida_lianzhuang")
+"""JX-7.11: the order in which a hand's own triggers join the bank."""
+
 _TaiFeatures = tuple[int, bool, tuple[int, ...]]
 """What a Jiaxing reading's tai depend on: suit bits, all pungs, honour pungs (one per pung)."""
 
@@ -39,6 +42,20 @@ class Jiaxing(Variant):
     chinese = "嘉兴麻将"
     WILDCARD_KINDS = 1
     SHAPE_RULE = "JX-5.2"
+    SETUP_RULE = "JX-1"
+    WILDCARD_RULE = "JX-4"
+    WILDCARDS_WANTED = 'one wildcard kind, like ["5m"]'
+    HAND_FIELDS = ("dealer", "round_wind", "dice", "wildcards", "indicator", "bank", "deal",
+                   "wall", "events")
+    REQUIRED_FIELDS = {**Variant.REQUIRED_FIELDS, "wildcards": "JX-4", "round_wind": "JX-3"}
+    OWN_FIELDS = {"round_wind": "JX-3", "indicator": "JX-4", "bank": "JX-7.11"}
+    MISSING_EVENTS = {"flower": "PT-3", "ready": "PT-5.3", "dingque": "SC-2"}
+    MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
+    DISCARD_WINS = False
+    DISCARD_WIN_RULE = "JX-5.1"
+    BOT_NAMES = ("Ada", "Bo", "Cheng", "Dana")
+    DEALER_RULE = "JX-3"
+    LEAVERS_PAY_ON_ABANDON = True
     OPTIONS = {
         "base": Option("base", 1, "底分: the base of every score (JX-10)", minimum=1),
         "fee": Option("fee", 0, "service fee F every player pays after a hand (JX-10.6)"),
@@ -72,6 +89,35 @@ class Jiaxing(Variant):
     # One suited kind per suit and every honour: enough to score any
     # wildcard-only group, since suited tiles of one suit score alike here.
     FREE_KINDS = (TILES[0], TILES[9], TILES[18], *TILES[27:34])
+
+    @classmethod
+    def bank_triggers(cls, dice: tuple[int, int], wildcard: int | None,
+                      previous_wildcard: int | None) -> tuple[str, ...]:
+        """JX-7.11: 包子, 老头黄, 百搭连庄, appended in this order at the start of a hand.
+
+        >>> Jiaxing.bank_triggers((3, 3), 27, 27)
+        ('baozi', 'laotouhuang', 'baida_lianzhuang')
+        >>> Jiaxing.bank_triggers((2, 5), 4, 27)
+        ()
+        """
+        triggers = {
+            "baozi": dice[0] == dice[1],
+            "laotouhuang": wildcard is not None and wildcard >= 27,
+            "baida_lianzhuang": wildcard is not None and wildcard == previous_wildcard,
+        }
+        return tuple(item for item in BANK_ORDER if triggers[item])
+
+    @classmethod
+    def bank_after(cls, bank: tuple[str, ...], *, won: bool, exhausted: bool) -> tuple[str, ...]:
+        """JX-7.11: a win counts the oldest carried fan; an exhausted hand appends 黄番.
+
+        >>> Jiaxing.bank_after(("baozi", "huangfan"), won=True, exhausted=False)
+        ('huangfan',)
+        >>> Jiaxing.bank_after(("baozi",), won=False, exhausted=True)
+        ('baozi', 'huangfan')
+        """
+        left = bank[1:] if won else bank
+        return (*left, "huangfan") if exhausted else left
 
     @classmethod
     def check_meld(cls, position: Position, meld: Meld) -> None:
@@ -364,6 +410,17 @@ class JiaxingTable(Table):
             gave_up=self.gave_up_seats,
             robbed=target if how == "robbing_kong" else None,
         )
+
+    def settlement_rule(self) -> str:
+        wins = self.wins
+        if not wins:
+            return "JX-10"
+        if wins[-1].how == "robbing_kong":
+            return "JX-10.4"
+        if self.contracts:
+            in_contract = any(wins[-1].seat in pair for pair in self.contracts)
+            return "JX-10.2" if in_contract else "JX-10.3"
+        return "JX-10.1"
 
     def on_leave(self, seat: int) -> None:
         # JX-10.6: the hand ends; the leaver's fee and penalty are match-level charges.

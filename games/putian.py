@@ -31,6 +31,21 @@ class Putian(Variant):
     WILDCARD_KINDS = 2
     HONOURS = frozenset({31})
     SHAPE_RULE = "PT-5.1"
+    SETUP_RULE = "PT-1"
+    TILES_RULE = "PT-1"
+    TILES_PLAYED = "the 108 suited tiles and the four whites (5z)"
+    WILDCARD_RULE = "PT-2"
+    WILDCARDS_WANTED = 'two different gold kinds, like ["3p", "7s"]'
+    HAND_FIELDS = ("dealer", "dice", "wildcards", "dealer_streak", "deal", "wall", "events")
+    REQUIRED_FIELDS = {**Variant.REQUIRED_FIELDS, "wildcards": "PT-2"}
+    OWN_FIELDS = {"dealer_streak": "PT-7.1"}
+    MISSING_EVENTS = {"chi": "PT-4", "peng": "PT-4", "dingque": "SC-2", "contract": "JX-9"}
+    MISSING_WINS = {"robbing_kong": "PT-4"}
+    KONG_KINDS = ("concealed",)
+    KONG_RULE = "PT-4"
+    DISCARD_WIN_RULE = "PT-5.2"
+    BOT_NAMES = ("Eli", "Fang", "Gus", "Hui")
+    DEALER_RULE = "PT-1"
     TILE_RULE = "PT-1: Putian plays the suited tiles and the four whites"
     OPTIONS = {
         "fee": Option("fee", 0, "house fee every player pays after a hand (C-6)"),
@@ -446,6 +461,12 @@ class PutianTable(Table):
     def may_win_without_shape(self, seat: int) -> bool:
         hand = self.seats[seat].hand
         return sum(hand[kind] for kind in self.setup.wildcards) >= 3  # a bomb (PT-5.6)
+
+    def settlement_rule(self) -> str:
+        if not self.wins:
+            return "PT-7.5"
+        bomb = self.wins[-1].score.extra.get("bomb")
+        return "PT-7.3" if bomb in ("big", "super") else "PT-7.2"
 
     def flower_points(self, seat: int) -> int:
         """PT-6 for any seat (算花 among losers, PT-7.4)."""

@@ -35,6 +35,14 @@ class Sichuan(Variant):
     SEVEN_PAIRS = True
     HONOURS = frozenset()
     SHAPE_RULE = "SC-4.1"
+    SETUP_RULE = "SC-1"
+    TILES_RULE = "SC-1"
+    TILES_PLAYED = "the 108 suited tiles, no honours"
+    WILDCARD_RULE = "SC-1"
+    DISCARD_WIN_RULE = "SC-6.1"
+    MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
+    MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
+    BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
     OPTIONS = {
         "base": Option("base", 1, "the room's base unit (SC-6)", minimum=1),
@@ -403,6 +411,13 @@ class SichuanTable(Table):
             cap_points=cap_points,
             kong_income=income,
         )
+
+    def settlement_rule(self) -> str:
+        if any(seat.left for seat in self.seats):
+            return "SC-6.6"  # the leaver's charge and compensation decide the hand
+        if self.end_reason == "exhausted":
+            return "SC-6.4"
+        return "SC-6.2" if self.wins and self.wins[-1].target is None else "SC-6.1"
 
     def is_flower_pig(self, seat: int) -> bool:
         """花猪: tiles of all three suits, melds included (SC-6.4a)."""

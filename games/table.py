@@ -1036,6 +1036,10 @@ class Table:
         self.end_reason = reason
         return list(self.deltas)
 
+    def settlement_rule(self) -> str:
+        """The rule that decides this hand's settlement, for messages about wrong deltas."""
+        return "C-6"
+
     def _all_but_one_won(self) -> bool:
         return False
 

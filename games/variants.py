@@ -169,6 +169,60 @@ class Variant:
     OPTIONS: ClassVar[dict[str, Option]] = {}
     PATTERNS: ClassVar[dict[str, PatternDef]] = {}
 
+    # What a hand of the variant looks like in a log (LOG-FORMAT.md) and at the table.
+    SETUP_RULE: ClassVar[str] = "C-1"
+    """The rule of the deal (JX-1, PT-1, SC-1): tile counts, the wall."""
+    TILES_RULE: ClassVar[str] = "C-1"
+    """The rule saying which tiles the variant plays (C-1, PT-1, SC-1)."""
+    TILES_PLAYED: ClassVar[str] = "all 136 tiles"
+    """Which tiles the variant plays, as a sentence ends: "… plays {TILES_PLAYED}"."""
+    WILDCARD_RULE: ClassVar[str] = "C-4"
+    """The rule that picks the hand's wildcards (JX-4, PT-2)."""
+    WILDCARDS_WANTED: ClassVar[str] = "no wildcards"
+    """What a log's ``wildcards`` must list, as a sentence ends: "must list …"."""
+    HAND_FIELDS: ClassVar[tuple[str, ...]] = ("dealer", "dice", "deal", "wall", "events")
+    """The fields a log's hand has, in the order they are written."""
+    REQUIRED_FIELDS: ClassVar[dict[str, str | None]] = {
+        "dealer": None, "dice": None, "deal": None, "events": None}
+    """Hand fields a log must give, each with the rule that needs it."""
+    OWN_FIELDS: ClassVar[dict[str, str]] = {}
+    """Hand fields only this variant has, each with its rule (a field of another variant
+    is refused naming that variant and rule)."""
+    MISSING_EVENTS: ClassVar[dict[str, str]] = {}
+    """Event types of other variants this one lacks, each with the rule a log breaks
+    by using it here."""
+    MISSING_WINS: ClassVar[dict[str, str]] = {}
+    """Kinds of win (a ``hu``'s ``how``) this variant lacks, each with its rule."""
+    KONG_KINDS: ClassVar[tuple[str, ...]] = ("exposed", "added", "concealed")
+    """The kinds of kong a player may declare (PT-4: Putian's are concealed only)."""
+    KONG_RULE: ClassVar[str] = "C-3"
+    """The rule that names the variant's kinds of kong."""
+    DISCARD_WINS: ClassVar[bool] = True
+    """Whether a player may win on a discard (JX-5.1: not in Jiaxing)."""
+    DISCARD_WIN_RULE: ClassVar[str] = "C-5"
+    """The rule about wins on a discard (JX-5.1; PT-5.2 and SC-6.1 allow them)."""
+    BOT_NAMES: ClassVar[tuple[str, str, str, str]] = ("North", "South", "East", "West")
+    """The players' names in a bot-played match."""
+
+    # Across the hands of a match.
+    DEALER_RULE: ClassVar[str | None] = None
+    """The rule that passes the deal (JX-3, PT-1): the dealer stays after a dealer win or
+    an exhausted hand, else the next seat deals. None: every hand states its dealer (SC-1)."""
+    LEAVERS_PAY_ON_ABANDON: ClassVar[bool] = False
+    """Whether a hand abandoned by a leaver charges the leavers alone the fee and the
+    escape penalty (JX-10.6) instead of everyone's fee."""
+
+    @classmethod
+    def bank_triggers(cls, dice: tuple[int, int], wildcard: int | None,
+                      previous_wildcard: int | None) -> tuple[str, ...]:
+        """The carried fans a hand adds to the bank at its start (JX-7.11); none here."""
+        return ()
+
+    @classmethod
+    def bank_after(cls, bank: tuple[str, ...], *, won: bool, exhausted: bool) -> tuple[str, ...]:
+        """The bank a hand leaves to the next (JX-7.11); variants without one keep none."""
+        return ()
+
     # -- input checks ---------------------------------------------------------
 
     @classmethod
