@@ -642,7 +642,7 @@ def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Til
     memo = _memo(table)
     melded = _seat_view(table, seat).melded(melds, memo, table)
     candidates = [kind for kind in sorted({t.kind for t in hand})
-                  if not (table.is_wild(kind) and variant.name == "putian")]  # PT-2: golds stay
+                  if not (table.is_wild(kind) and not variant.WILDCARDS_DISCARDABLE)]
     # Only the discards leaving the fewest shanten can be best: the others' acceptance
     # isn't needed (a removal's entry is the shanten of the hand it leaves).
     counts, wild = variant.split(melded.position, hand)
@@ -776,7 +776,8 @@ class _PlayOn:
         self._counts, self._wild = variant.split(melded.position, hand)
         self._wild_tiles = [t for t in hand if t.kind in wildcards]  # faces matter to scores
         # Putian never throws a gold away (PT-2); elsewhere a wildcard is a tile like any.
-        self._never_discard = frozenset(wildcards) if variant.name == "putian" else frozenset()
+        self._never_discard = (frozenset() if variant.WILDCARDS_DISCARDABLE
+                               else frozenset(wildcards))
         self._restate(None)
 
     def _restate(self, current: int | None) -> None:

@@ -8,6 +8,7 @@ settlement); the shared core is :mod:`games.variants` and :mod:`games.table`.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 
 from games import settlement
@@ -19,6 +20,19 @@ from games.tiles import TILES, Meld, Tile, counts_of
 from games.variants import Hit, Option, PatternDef, Score, Variant, pattern_table, reading_text
 
 # -- Jiaxing ------------------------------------------------------------------
+
+def successor(kind: int) -> int:
+    """JX-4: the indicator's successor within its cycle (1–9 per suit, winds, dragons).
+
+    >>> [successor(k) for k in (8, 9, 30, 33)]
+    [0, 10, 27, 31]
+    """
+    if kind < 27:
+        return kind - kind % 9 + (kind % 9 + 1) % 9
+    if kind < 31:
+        return 27 + (kind - 27 + 1) % 4
+    return 31 + (kind - 31 + 1) % 3
+
 
 BANK_ORDER = ("baozi", "laotouhuang", "baida_lianzhuang")
 """JX-7.11: the order in which a hand's own triggers join the bank."""
@@ -55,6 +69,30 @@ class Jiaxing(Variant):
     DISCARD_WIN_RULE = "JX-5.1"
     BOT_NAMES = ("Ada", "Bo", "Cheng", "Dana")
     DEALER_RULE = "JX-3"
+    FIRST_DEALER = 0
+    HAS_CONTRACTS = True
+    WILDCARD_LABEL = "百搭"
+    SCORE_UNIT = "tai"
+    BOTS_AIM_AT_ONE_SUIT = True
+    HAS_CHOW = True
+    PUZZLE_PUNGS_ONLY = 0.3
+
+    @classmethod
+    def puzzle_wildcards(cls, rng: random.Random) -> list[int]:
+        return [rng.randrange(34)]
+
+    @classmethod
+    def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:
+        """One suit, often with honours (JX-5.3 needs a flush, honours or all pungs)."""
+        suits = (0, 9, 18)
+        suit = rng.choice(suits)
+        style = rng.random()
+        kinds = list(range(suit, suit + 9))
+        if style < 0.55:
+            kinds += list(range(27, 34))
+        elif style > 0.85:
+            kinds += list(range(rng.choice(suits), 34)) if rng.random() < 0.5 else []
+        return kinds
     LEAVERS_PAY_ON_ABANDON = True
     OPTIONS = {
         "base": Option("base", 1, "底分: the base of every score (JX-10)", minimum=1),
@@ -89,6 +127,15 @@ class Jiaxing(Variant):
     # One suited kind per suit and every honour: enough to score any
     # wildcard-only group, since suited tiles of one suit score alike here.
     FREE_KINDS = (TILES[0], TILES[9], TILES[18], *TILES[27:34])
+
+    @classmethod
+    def turn_up(cls, wall: list[Tile], rng: random.Random,
+                extra: dict[str, object]) -> list[Tile]:
+        """JX-4: the indicator is turned up from the back; the wildcard is its successor."""
+        indicator = wall.pop()
+        extra["indicator"] = indicator
+        extra["wildcards"] = (TILES[successor(indicator.kind)],)
+        return wall
 
     @classmethod
     def bank_triggers(cls, dice: tuple[int, int], wildcard: int | None,

@@ -8,6 +8,7 @@ flowers, golds, settlement); the shared core is :mod:`games.variants` and
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Sequence
 
 from games import settlement
@@ -46,6 +47,28 @@ class Putian(Variant):
     DISCARD_WIN_RULE = "PT-5.2"
     BOT_NAMES = ("Eli", "Fang", "Gus", "Hui")
     DEALER_RULE = "PT-1"
+    HAND_SIZE = 16
+    HAS_FLOWERS = True
+    FLOWER_KINDS = (WHITE,)
+    HAS_PUNG = False
+    WILDCARD_COPIES = 3
+    WILDCARDS_DISCARDABLE = False
+
+    @classmethod
+    def puzzle_wildcards(cls, rng: random.Random) -> list[int]:
+        return rng.sample(cls.tile_kinds(), 2)
+    WILDCARD_LABEL = "金"
+
+    @classmethod
+    def turn_up(cls, wall: list[Tile], rng: random.Random,
+                extra: dict[str, object]) -> list[Tile]:
+        """PT-2: two adjacent tiles from the back, of two kinds, are the golds."""
+        while True:
+            first, second = wall[-1], wall[-2]
+            if first != second:
+                extra["wildcards"] = tuple(sorted((first, second)))
+                return wall[:-2]
+            rng.shuffle(wall)
     TILE_RULE = "PT-1: Putian plays the suited tiles and the four whites"
     OPTIONS = {
         "fee": Option("fee", 0, "house fee every player pays after a hand (C-6)"),
@@ -96,7 +119,9 @@ class Putian(Variant):
     def copies(cls, position: Position, kind: int) -> int:
         # PT-2: one tile of each gold kind is turned up and out of play, unless it was
         # just robbed (PT-5.5).
-        return 3 if kind in position.wildcards and not position.robbing_gold else 4
+        if kind in position.wildcards and not position.robbing_gold:
+            return cls.WILDCARD_COPIES
+        return 4
 
     @classmethod
     def copy_rule(cls, position: Position, kind: int) -> str:

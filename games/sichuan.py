@@ -8,6 +8,7 @@ void suits, kongs paid at once, leaving, settlement); the shared core is
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Sequence
 
 from games import settlement, tables
@@ -43,6 +44,15 @@ class Sichuan(Variant):
     MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
+    HAS_VOID = True
+
+    @classmethod
+    def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:
+        """One or two suits: the third is the void (SC-2); one suit (清一色) has many waits."""
+        one_suit = rng.random() < (0.8 if difficulty == 3 else 0.2)
+        suits = [rng.choice((0, 9, 18))] if one_suit else rng.sample((0, 9, 18), 2)
+        return [k for s in suits for k in range(s, s + 9)]
+    SCORE_UNIT = "fan"
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
     OPTIONS = {
         "base": Option("base", 1, "the room's base unit (SC-6)", minimum=1),

@@ -14,6 +14,7 @@ Each variant answers two questions about a :class:`~games.position.Position`:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
@@ -203,6 +204,61 @@ class Variant:
     """The rule about wins on a discard (JX-5.1; PT-5.2 and SC-6.1 allow them)."""
     BOT_NAMES: ClassVar[tuple[str, str, str, str]] = ("North", "South", "East", "West")
     """The players' names in a bot-played match."""
+
+    HAND_SIZE: ClassVar[int] = 13
+    """Tiles dealt to a player other than the dealer (who gets one more): 3 × SETS + 1."""
+    HAS_VOID: ClassVar[bool] = False
+    """Whether each player names a void suit (SC-2)."""
+    HAS_FLOWERS: ClassVar[bool] = False
+    """Whether some tiles are laid out as flowers and replaced (PT-3)."""
+    HAS_CONTRACTS: ClassVar[bool] = False
+    """Whether three claims from one player form a contract (JX-9)."""
+    WILDCARD_LABEL: ClassVar[str] = ""
+    """What the variant calls its wildcards (百搭, 金), for pages that show them."""
+    SCORE_UNIT: ClassVar[str] = "points"
+    """The unit a win is counted in before points (tai, fan or points), for pages."""
+    HAS_CHOW: ClassVar[bool] = False
+    """Whether the next seat may chow a discard (JX-2.1)."""
+    HAS_PUNG: ClassVar[bool] = True
+    """Whether discards may be punged or konged (PT-4: not in Putian)."""
+    WILDCARDS_DISCARDABLE: ClassVar[bool] = True
+    """Whether a wildcard may be discarded (JX-2.9: yes; PT-2: golds never are)."""
+    WILDCARD_COPIES: ClassVar[int] = 4
+    """Copies of a wildcard kind in play (PT-2: a gold kind's turned-up tile is out)."""
+    FLOWER_KINDS: ClassVar[tuple[int, ...]] = ()
+    """Kinds laid out as flowers when they are not wildcards (PT-3: White)."""
+    PUZZLE_PUNGS_ONLY: ClassVar[float] = 0.0
+    """How often a generated puzzle hand is made of pungs only (a pattern, JX-5.3)."""
+    BOTS_AIM_AT_ONE_SUIT: ClassVar[bool] = False
+    """Whether bots steer a hand toward one suit and honours (JX-5.3 needs a pattern)."""
+    FIRST_DEALER: ClassVar[int | None] = None
+    """Who deals the first hand (JX-1: seat 0); None: drawn at random (PT-1, SC-1)."""
+
+    @classmethod
+    def tile_kinds(cls) -> list[int]:
+        """The kinds the variant plays, four copies each (C-1, PT-1, SC-1).
+
+        >>> len(Variant.tile_kinds())
+        34
+        """
+        return [*range(27), *sorted(cls.HONOURS)]
+
+    @classmethod
+    def turn_up(cls, wall: list[Tile], rng: random.Random,
+                extra: dict[str, object]) -> list[Tile]:
+        """Turn up what the variant turns up after the shuffle (JX-4 indicator, PT-2 golds),
+        recording it in ``extra``; returns the wall left. Nothing by default."""
+        return wall
+
+    @classmethod
+    def puzzle_wildcards(cls, rng: random.Random) -> list[int]:
+        """The wildcard kinds of a generated puzzle (none by default)."""
+        return []
+
+    @classmethod
+    def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:
+        """The kinds a generated puzzle hand is built from: the suited ones by default."""
+        return list(range(27))
 
     # Across the hands of a match.
     DEALER_RULE: ClassVar[str | None] = None
