@@ -368,13 +368,12 @@ class JiaxingTable(Table):
     """JX-1–JX-10."""
 
     variant = Jiaxing
-    TILES_IN_PLAY = 136
     OUT_OF_PLAY = 1  # the indicator (JX-4)
-    CLAIMS_STOP_AT = 4
-    HAS_CHOW = True
-    DISCARD_WINS = False
-    SETUP_RULE = "JX-1"
+    CLAIMS_STOP_AT = 4  # JX-2.8
     LEAVE_RULE = "JX-10.6"
+    NO_CLAIM_RULE = "JX-2"  # Jiaxing has every claim
+    ROB_KONG_RULE = "JX-8"
+    FIRST_DISCARD_WINNER_RULE = "JX-5.1"  # no win on a discard at all
 
     def __init__(self, setup: HandSetup) -> None:
         super().__init__(setup)
@@ -468,14 +467,6 @@ class JiaxingTable(Table):
             in_contract = any(wins[-1].seat in pair for pair in self.contracts)
             return "JX-10.2" if in_contract else "JX-10.3"
         return "JX-10.1"
-
-    def on_leave(self, seat: int) -> None:
-        # JX-10.6: the hand ends; the leaver's fee and penalty are match-level charges.
-        self.phase = Phase.ENDED
-        self.end_reason = "abandoned"
-
-    def first_turn(self, seat: int) -> bool:
-        return not self.seats[seat].discarded and not self.any_claim
 
     def _legal_turn(self) -> list[Action]:
         actions = super()._legal_turn()

@@ -249,11 +249,8 @@ class PutianTable(Table):
     """PT-1–PT-7."""
 
     variant = Putian
-    HAND_SIZE = 16
-    TILES_IN_PLAY = 112
     OUT_OF_PLAY = 2  # the two turned-up golds (PT-2)
-    HAS_PUNG = False
-    SETUP_RULE = "PT-1"
+    LIMITS_DISCARDS = True  # golds, laid-out whites, the ready lock
     NO_CLAIM_RULE = "PT-4"
     ROB_KONG_RULE = "PT-4"
     FIRST_DISCARD_WINNER_RULE = "PT-5.2"
@@ -379,10 +376,8 @@ class PutianTable(Table):
                     "discarded unless it wins",
                 )
 
-    def _on_discard(self, event: Event) -> None:
-        super()._on_discard(event)
-        self.gold_robbable = False
-        actor = self._actor(event)
+    def after_discard(self, actor: int) -> None:
+        self.gold_robbable = False  # PT-5.5: only before the dealer's first discard
         state = self.seats[actor]
         if state.ready_pending:
             state.ready_pending = False

@@ -259,11 +259,13 @@ class SichuanTable(Table):
     """SC-1–SC-6."""
 
     variant = Sichuan
-    TILES_IN_PLAY = 108
     PLAY_ON = True
-    SETUP_RULE = "SC-1"
+    LIMITS_DISCARDS = True  # the void suit goes first (SC-2)
+    CLEARS_ON_PASS = True  # a robbed kong stops being robbable
     LEAVE_RULE = "SC-6.6"
+    NO_CLAIM_RULE = "SC-3"
     ROB_KONG_RULE = "SC-5.18"
+    FIRST_DISCARD_WINNER_RULE = "SC-3.1"
 
     def __init__(self, setup: HandSetup) -> None:
         super().__init__(setup)
@@ -389,9 +391,8 @@ class SichuanTable(Table):
     def robbed_kong_pending(self) -> bool:
         return self.rob_pending is not None and self.phase is Phase.DISCARDED
 
-    def _pass_discard(self) -> None:
+    def on_pass(self) -> None:
         self.rob_pending = None
-        super()._pass_discard()
 
     def _all_but_one_won(self) -> bool:
         return sum(1 for s in self.seats if s.won) >= 3

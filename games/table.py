@@ -17,6 +17,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, ClassVar
 
 from games.events import Event
@@ -140,15 +141,30 @@ class Table:
     """One hand in play. Subclasses set the variant's switches."""
 
     variant: ClassVar[type[Variant]]
-    HAND_SIZE: ClassVar[int] = 13
-    TILES_IN_PLAY: ClassVar[int] = 136
+    """The variant's scoring class: hand size, tiles, claims and rule ids come from it."""
     OUT_OF_PLAY: ClassVar[int] = 0
-    CLAIMS_STOP_AT: ClassVar[int] = 0  # claims need at least this many tiles left (JX-2.8)
-    HAS_CHOW: ClassVar[bool] = False
-    HAS_PUNG: ClassVar[bool] = True
-    DISCARD_WINS: ClassVar[bool] = True
-    PLAY_ON: ClassVar[bool] = False  # Sichuan: winners leave, the others play on
-    SETUP_RULE: ClassVar[str] = "C-1"
+    """Tiles turned up before play and out of it (JX-4 indicator, PT-2 golds)."""
+    CLAIMS_STOP_AT: ClassVar[int] = 0
+    """Claims on a discard need at least this many tiles left in the wall (JX-2.8)."""
+    PLAY_ON: ClassVar[bool] = False
+    """Winners leave and the others play on (SC-3.2) instead of the hand ending."""
+    LIMITS_DISCARDS: ClassVar[bool] = False
+    """:meth:`check_discard` refuses some discards (golds, the void suit, the ready lock)."""
+    CLEARS_ON_PASS: ClassVar[bool] = False
+    """:meth:`on_pass` has state to clear when a discard passes (a robbed kong, SC-5.18)."""
+    LEAVE_RULE: ClassVar[str] = "C-2"
+    """The rule an event by a player who left breaks (JX-10.6, SC-6.6)."""
+    NO_CLAIM_RULE: ClassVar[str]
+    """The rule a chow or pung breaks in a variant without it (SC-3, PT-4)."""
+    ROB_KONG_RULE: ClassVar[str]
+    """The rule robbing a kong follows or breaks (JX-8, SC-5.18; PT-4: no added kong)."""
+    FIRST_DISCARD_WINNER_RULE: ClassVar[str]
+    """The rule a second win on the discard that ended the hand breaks (PT-5.2)."""
+    _handler_map: ClassVar[dict[str, Callable[[Table, Event], None]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handler_map = cls._handlers()
 
     def __init__(self, setup: HandSetup) -> None:
         self.setup = setup
@@ -184,10 +200,10 @@ class Table:
     def _deal(self) -> None:
         setup = self.setup
         for seat, tiles in enumerate(setup.deal):
-            want = self.HAND_SIZE + (1 if seat == self.dealer else 0)
+            want = self.variant.HAND_SIZE + (1 if seat == self.dealer else 0)
             if len(tiles) != want:
                 raise RuleViolation(
-                    self.SETUP_RULE,
+                    self.variant.SETUP_RULE,
                     f"{self.name(seat)} was dealt {len(tiles)} "
                     f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
                     f" gets {want}",
@@ -201,7 +217,8 @@ class Table:
             f"{self.name(s)}'s deal" for s in range(4) if self.seats[s].hand[kind]))
         # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
         # leaves them out of their kinds' counts.
-        self.tiles_left = self.TILES_IN_PLAY - self.OUT_OF_PLAY - sum(self.used)
+        in_play = 4 * len(self.variant.tile_kinds())
+        self.tiles_left = in_play - self.OUT_OF_PLAY - sum(self.used)
         if self.wall is not None:
             for tile in self.wall:
                 self.used[tile.kind] += 1
@@ -215,30 +232,28 @@ class Table:
             # Wall tiles are counted as used above; draws from it re-count nothing.
 
     def _copies(self, kind: int) -> int:
-        stub = self.__dict__.get("_stub")
-        if stub is None:
-            stub = self.__dict__["_stub"] = self._position_stub()
-        return self.variant.copies(stub, kind)
+        return self.variant.copies(self._position_stub, kind)
 
+    @cached_property
     def _position_stub(self) -> Position:
+        """An empty position with the hand's wildcards, for questions about copies."""
         return Position(variant=self.variant, hand=(), wildcards=self.setup.wildcards)
 
     def _check_copies(self, rule: str, where: Callable[[int], str]) -> None:
-        limits = self._copy_limits()
+        limits = self._copy_limits
         for kind in range(34):
             if self.used[kind] > limits[kind]:
                 self.used[kind] -= 1
                 self._use(kind, rule, where(kind))
 
+    @cached_property
     def _copy_limits(self) -> list[int]:
-        limits: list[int] | None = self.__dict__.get("_limits")
-        if limits is None:
-            limits = self.__dict__["_limits"] = [self._copies(k) for k in range(34)]
-        return limits
+        """Copies of each kind in play (C-1; fewer for turned-up kinds, JX-4, PT-2)."""
+        return [self._copies(k) for k in range(34)]
 
     def _use(self, kind: int, rule: str, where: str) -> None:
         self.used[kind] += 1
-        limits = self._copy_limits()
+        limits = self._copy_limits
         if self.used[kind] > limits[kind]:
             rule = self.copy_rule(kind) if limits[kind] < 4 else rule
             raise RuleViolation(
@@ -330,11 +345,10 @@ class Table:
         """Apply one event, or raise :class:`RuleViolation` naming the rule."""
         if self.phase is _ENDED:
             raise self._after_the_end(event)
-        handler = self._handler_map.get(event.type) if "_handler_map" in type(self).__dict__ \
-            else self._handlers().get(event.type)
+        handler = self._handler_map.get(event.type)
         if handler is None:
             raise RuleViolation(
-                self.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
+                self.variant.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
             )
         if event.actor is not None and self.seats[event.actor].left:
             raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
@@ -365,76 +379,54 @@ class Table:
             rule, f"{self.name(event.actor)} can't {what}: {self.name(last.seat)} won it ({order})"
         )
 
-    FIRST_DISCARD_WINNER_RULE: ClassVar[str] = "SC-3.1"
-
     def apply_run(self, events: Sequence[Event]) -> int:
         """Apply events up to the first ``end``; returns how many were applied.
 
-        Same checks as :meth:`apply`, with the plain draw from the front and the
-        discard of a variant without discard limits done inline: they are nearly
-        every event of a log, and validation speed matters for uploads.
+        The same as :meth:`apply` event by event; the plain draw from the front and
+        the plain discard, nearly every event of a log, skip the handler lookup and go
+        straight to the helpers their handlers use (validation speed matters for
+        uploads).
         """
-        seats = self.seats
-        wall = self.wall
-        plain_discards = not self._limits_discards
-        plain_pass = type(self)._pass_discard is Table._pass_discard
         applied = 0
         for event in events:
-            kind = event.type
-            actor = event.actor
-            tile = event.tile
-            if (kind == "draw" and wall is not None and tile is not None and actor is not None
-                    and event.source == "front" and not self.need_back
-                    and self.tiles_left > 0):
-                if self.phase is _DISCARDED:
-                    nxt = (self.last_discard[0] + 1) % 4 if self.last_discard else -1
-                    if (plain_pass and not self.discard_winners and nxt >= 0
-                            and not seats[nxt].won and not seats[nxt].left):
-                        self.turn = nxt  # the discard passes (inline _pass_discard)
-                        self.kong_discard = False
-                        self.phase = _DRAW
-                    else:
-                        self._pass_discard()
-                if (self.phase is _DRAW and actor == self.turn and not self.need_back
-                        and not seats[actor].left and wall[self.front] is tile):
-                    self.front += 1
-                    self.tiles_left -= 1
-                    seats[actor].hand[tile.kind] += 1
-                    self.drawn = tile
-                    self.after_kong = False
-                    self.phase = _TURN
-                    self.seen_events += 1
-                    applied += 1
-                    continue
-            elif (kind == "discard" and tile is not None
-                  and self.phase is _TURN and actor == self.turn
-                  and seats[actor].hand[tile.kind] > 0 and not seats[actor].left
-                  and (plain_discards or self._plain_discard(actor, tile))):
-                self._record_discard(actor, tile)
-                self.seen_events += 1
-                applied += 1
-                continue
-            elif kind == "end":
+            if event.type == "end":
                 return applied
-            self.apply(event)
+            if not self._plain_step(event):
+                self.apply(event)
             applied += 1
         return applied
 
+    def _plain_step(self, event: Event) -> bool:
+        """Apply a plain front draw or discard as its handler would; False if it isn't one
+        (then :meth:`apply` takes it, with every check and message)."""
+        actor, tile = event.actor, event.tile
+        if actor is None or tile is None or self.seats[actor].left:
+            return False
+        if event.type == "draw":
+            if event.source != "front" or self.wall is None:
+                return False
+            if self.phase is _DISCARDED:
+                self._pass_discard()
+            if not (self.phase is _DRAW and actor == self.turn and not self.need_back
+                    and self.tiles_left > 0 and self.wall[self.front] is tile):
+                return False
+            self._draw(actor, tile, back=False)
+        elif event.type == "discard":
+            if not (self.phase is _TURN and actor == self.turn
+                    and self.seats[actor].hand[tile.kind] > 0):
+                return False
+            if self.LIMITS_DISCARDS:
+                self.check_discard(actor, tile)
+            self._record_discard(actor, tile)
+        else:
+            return False
+        self.seen_events += 1
+        return True
+
     @classmethod
     def _handlers(cls) -> dict[str, Callable[[Table, Event], None]]:
-        """Event type → handler, looked up once per class (replay speed)."""
-        found: dict[str, Callable[[Table, Event], None]] | None = cls.__dict__.get("_handler_map")
-        if found is None:
-            found = {
-                name[4:]: getattr(cls, name)
-                for name in dir(cls)
-                if name.startswith("_on_")
-            }
-            cls._handler_map = found
-        return found
-
-    LEAVE_RULE: ClassVar[str] = "C-2"
-    _handler_map: ClassVar[dict[str, Callable[[Table, Event], None]]]
+        """Event type → handler (``_on_<type>``), built once per class (replay speed)."""
+        return {name[4:]: getattr(cls, name) for name in dir(cls) if name.startswith("_on_")}
 
     def _wrong_time(self, event: Event, what: str) -> RuleViolation:
         actor = event.actor or 0
@@ -454,7 +446,7 @@ class Table:
             return "JX-9"
         if (self.phase is Phase.TURN and actor == self.turn and event.type == "draw"
                 and self.drawn is None and self.any_claim and self.seats[actor].melds):
-            return "JX-2.7" if self.HAS_CHOW else "SC-3"
+            return "JX-2.7" if self.variant.HAS_CHOW else "SC-3"
         return "C-2"
 
     def _waiting_for(self) -> str:
@@ -497,6 +489,10 @@ class Table:
                 f"{'back' if self.need_back else 'front'} of the wall"
                 f"{' (a replacement)' if self.need_back else ''}",
             )
+        self._draw(actor, tile, back)
+
+    def _draw(self, actor: int, tile: Tile, back: bool) -> None:
+        """A checked draw: from the wall into the hand; the actor's turn begins."""
         self._take_from_wall(actor, tile, back)
         self.seats[actor].hand[tile.kind] += 1
         self.drawn = tile
@@ -539,6 +535,11 @@ class Table:
         self.kong_discard = False
         self.phase = _DRAW
         self.need_back = False
+        if self.CLEARS_ON_PASS:
+            self.on_pass()
+
+    def on_pass(self) -> None:
+        """What a variant clears when a discard passes (with :attr:`CLEARS_ON_PASS`)."""
 
     # discard
 
@@ -554,7 +555,7 @@ class Table:
             raise RuleViolation(
                 "C-1", f"{self.name(actor)} can't discard {tile}: it is not in their hand"
             )
-        if self._limits_discards:
+        if self.LIMITS_DISCARDS:
             self.check_discard(actor, tile)
         self._record_discard(actor, tile)
 
@@ -571,15 +572,11 @@ class Table:
         if self.discard_winners:
             self.discard_winners = []
         self.phase = _DISCARDED
+        self.after_discard(actor)
 
-    def _plain_discard(self, seat: int, tile: Tile) -> bool:
-        """A discard within the variant's limits that needs no more bookkeeping."""
-        self.check_discard(seat, tile)
-        return type(self)._on_discard is Table._on_discard
-
-    @property
-    def _limits_discards(self) -> bool:
-        return type(self).check_discard is not Table.check_discard
+    def after_discard(self, seat: int) -> None:
+        """Variant bookkeeping after a discard (Putian: the gold can't be robbed any more,
+        a pending ready declaration is checked)."""
 
     def check_discard(self, seat: int, tile: Tile) -> None:
         """Variant limits on discards (gold, void suit, the ready lock)."""
@@ -610,7 +607,7 @@ class Table:
                 f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
                 "pung or kong)",
             )
-        if not (self.tiles_left >= self.CLAIMS_STOP_AT):
+        if self.tiles_left < self.CLAIMS_STOP_AT:
             raise RuleViolation(
                 "JX-2.8",
                 f"{self.name(actor)} can't {what}: no claims once fewer than four tiles "
@@ -635,7 +632,7 @@ class Table:
 
     def _on_chi(self, event: Event) -> None:
         actor = self._actor(event)
-        if not (self.HAS_CHOW):
+        if not self.variant.HAS_CHOW:
             raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no chow")
         tile = self._tile(event)
         discarder, _ = self._claimable(event, f"chow {tile}")
@@ -676,13 +673,11 @@ class Table:
         self.seats[actor].melds.append(Meld.chi(TILES[kinds[0]]))
         self._after_claim(actor, discarder, Phase.TURN)
 
-    NO_CLAIM_RULE: ClassVar[str] = "SC-3"
-
     def _on_peng(self, event: Event) -> None:
         actor = self._actor(event)
         tile = self._tile(event)
-        if not (self.HAS_PUNG):
-            raise RuleViolation("PT-4", f"{self.variant.name.capitalize()} has no pung")
+        if not self.variant.HAS_PUNG:
+            raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no pung")
         discarder, _ = self._claimable(event, f"pung {tile}")
         self.check_meld_tile(actor, tile, "pung")
         hand = self.seats[actor].hand
@@ -724,9 +719,9 @@ class Table:
             raise RuleViolation("C-3", f"unknown kong kind {kind!r}")
 
     def _exposed_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (self.HAS_PUNG):
+        if "exposed" not in self.variant.KONG_KINDS:
             raise RuleViolation(
-                "PT-4",
+                self.variant.KONG_RULE,
                 f"{self.variant.name.capitalize()} has no exposed kong: only concealed kongs",
             )
         discarder, _ = self._claimable(event, f"kong {tile}")
@@ -785,9 +780,10 @@ class Table:
         self.drawn = None
 
     def _added_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (self.HAS_PUNG):
+        if "added" not in self.variant.KONG_KINDS:
             raise RuleViolation(
-                "PT-4", f"{self.variant.name.capitalize()} has no added kong: only concealed kongs"
+                self.variant.KONG_RULE,
+                f"{self.variant.name.capitalize()} has no added kong: only concealed kongs",
             )
         self._own_kong_allowed(event, actor, tile, f"add {tile} to a kong")
         state = self.seats[actor]
@@ -874,11 +870,11 @@ class Table:
         return not self.seats[seat].discarded and not self.any_claim
 
     def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (self.DISCARD_WINS):
+        if not self.variant.DISCARD_WINS:
             raise RuleViolation(
-                "JX-5.1",
-                f"{self.name(actor)} can't win on {tile}: in Jiaxing a win is by "
-                "self-draw only, never on a discard",
+                self.variant.DISCARD_WIN_RULE,
+                f"{self.name(actor)} can't win on {tile}: in "
+                f"{self.variant.name.capitalize()} a win is by self-draw only, never on a discard",
             )
         if self.phase is not Phase.DISCARDED or self.last_discard is None:
             raise self._wrong_time(event, f"win on {tile}")
@@ -940,8 +936,6 @@ class Table:
         if not self.ended:
             self.discard_winners.append(actor)
 
-    ROB_KONG_RULE: ClassVar[str] = "JX-8"
-
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
         raise RuleViolation("PT-5.5", "robbing the gold exists only in Putian")
 
@@ -964,9 +958,7 @@ class Table:
     def _record_win(
         self, seat: int, tile: Tile, target: int | None, how: str | None, score: Score
     ) -> None:
-        if target is None:
-            self.seats[seat].hand[tile.kind] -= 0  # the drawn tile is already in hand
-        else:
+        if target is not None:  # a self-drawn tile is already in the hand
             self.seats[seat].hand[tile.kind] += 1
             if how != "robbing_kong":
                 after_kong = self.kong_discard
@@ -1104,7 +1096,7 @@ class Table:
                         actions.append(
                             Action(seat, Event("gang", seat, tile=TILES[kind], kind="concealed"))
                         )
-                if self.HAS_PUNG:
+                if "added" in self.variant.KONG_KINDS:
                     for meld in state.melds:
                         if meld.type == "peng" and state.hand[meld.first.kind]:
                             actions.append(
@@ -1119,7 +1111,7 @@ class Table:
     def discardable(self, seat: int) -> list[int]:
         """The kinds a seat may discard now (variants narrow it: golds, void, ready)."""
         hand = self.seats[seat].hand
-        if type(self).check_discard is Table.check_discard:
+        if not self.LIMITS_DISCARDS:
             return [kind for kind in range(34) if hand[kind]]
         return [kind for kind in range(34) if hand[kind] and self.discard_ok(seat, TILES[kind])]
 
@@ -1167,12 +1159,10 @@ class Table:
             counts = real
         return self.variant.shanten_of(stub[1], counts, wild)
 
-    @property
+    @cached_property
     def _stubs(self) -> dict[int, tuple[tuple[int, int | None], Position]]:
-        stubs = self.__dict__.get("_stub_cache")
-        if stubs is None:
-            stubs = self.__dict__["_stub_cache"] = {}
-        return stubs
+        """Each seat's melds as an empty position, rebuilt when its melds or void change."""
+        return {}
 
     def can_self_draw(self, seat: int, tile: Tile) -> bool:
         try:
@@ -1237,7 +1227,7 @@ class Table:
             state = self.seats[seat]
             if state.out:
                 continue
-            if self.DISCARD_WINS and (
+            if self.variant.DISCARD_WINS and (
                 not self.discard_winners
                 or ((seat - discarder) % 4 > (self.discard_winners[-1] - discarder) % 4)
             ):
@@ -1256,23 +1246,23 @@ class Table:
                 continue
             if not self.meld_tile_ok(seat, tile.kind):
                 continue
-            if self.HAS_PUNG and state.hand[tile.kind] >= 2:
+            if self.variant.HAS_PUNG and state.hand[tile.kind] >= 2:
                 actions.append(Action(seat, Event("peng", seat, tile=tile, target=discarder)))
-            if self.HAS_PUNG and state.hand[tile.kind] >= 3 and self.tiles_left:
+            if ("exposed" in self.variant.KONG_KINDS and state.hand[tile.kind] >= 3
+                    and self.tiles_left):
                 actions.append(
                     Action(seat, Event("gang", seat, tile=tile, target=discarder, kind="exposed"))
                 )
-            if self.HAS_CHOW and seat == (discarder + 1) % 4 and tile.kind < 27:
+            if self.variant.HAS_CHOW and seat == (discarder + 1) % 4 and tile.kind < 27:
                 actions.extend(self._chows(seat, discarder, tile))
-        if self.phase is Phase.DISCARDED and (self.discard_winners or True):
-            nxt = self.next_seat(self.discard_winners[-1] if self.discard_winners else discarder)
-            if self.tiles_left == 0:
-                actions.append(Action(nxt, Event("end", None, reason="exhausted")))
-            else:
-                tile_next = self.peek_wall(False)
-                actions.append(
-                    Action(nxt, Event("draw", nxt, tile=tile_next, source="front"), note="pass")
-                )
+        nxt = self.next_seat(self.discard_winners[-1] if self.discard_winners else discarder)
+        if self.tiles_left == 0:
+            actions.append(Action(nxt, Event("end", None, reason="exhausted")))
+        else:
+            tile_next = self.peek_wall(False)
+            actions.append(
+                Action(nxt, Event("draw", nxt, tile=tile_next, source="front"), note="pass")
+            )
         return actions
 
     def may_claim(self, seat: int) -> bool:
@@ -1337,6 +1327,8 @@ class Table:
     def flower_points(self, seat: int) -> int:
         return 0
 
+
+Table._handler_map = Table._handlers()
 
 _MOVED = {"TABLES": ("games.registry", "TABLE_CLASSES"),
           "JiaxingTable": ("games.jiaxing", "JiaxingTable"),
