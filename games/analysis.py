@@ -321,27 +321,6 @@ def _rank_dingque(table: Table, seat: int, outcomes: list[Outcome]) -> None:
 # -- evaluating one alternative ---------------------------------------------------
 
 
-def _visible(table: Table, seat: int) -> list[int]:
-    """What ``seat`` can see: own hand, all melds and rivers, flowers, turned-up tiles."""
-    counts = list(table.seats[seat].hand)
-    for other, state in enumerate(table.seats):
-        if state.won and other != seat:
-            for kind, n in enumerate(state.hand):  # a Sichuan winner's tiles are shown (SC-3.2)
-                counts[kind] += n
-    for other, state in enumerate(table.seats):
-        for meld in state.melds:
-            if not meld.is_concealed or other == seat:
-                for tile in meld.tiles:
-                    counts[tile.kind] += 1
-        for tile, claimed in state.river:
-            if not claimed:
-                counts[tile.kind] += 1
-        counts[31] += state.flowers
-    if table.setup.indicator is not None:
-        counts[table.setup.indicator.kind] += 1
-    return counts
-
-
 class _Melded:
     """A seat's position with some melds (its own, plus an alternative's), tiles aside."""
 
@@ -381,7 +360,7 @@ class _View:
         state = table.seats[seat]
         self.seat = seat
         self.tiles = tuple(state.tiles())
-        self.visible = _visible(table, seat)
+        self.visible = table.visible_to(seat)
         # Besides the tiles, a seat's position changes only with its melds, flowers and
         # void (the rest is the hand's setup): positions are shared by decision points.
         self._shared = (seat, tuple(state.melds), state.flowers, state.void)

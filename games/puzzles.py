@@ -458,7 +458,7 @@ def _spot(table: Table, number: int, index: int, seat: int, min_waits: int) -> S
         return None
     if variant.shanten(position) != 0:
         return None
-    data = position_json(position, seen=_seen_by(table, seat))
+    data = position_json(position, seen=table.public_tiles(seat))
     try:
         answer = solve(Position.from_json(data))
     except (PuzzleError, PositionError):
@@ -466,19 +466,6 @@ def _spot(table: Table, number: int, index: int, seat: int, min_waits: int) -> S
     if len(answer.waits) < min_waits:
         return None
     return Spot(number, index, seat, data)
-
-
-def _seen_by(table: Table, seat: int) -> list[Tile]:
-    tiles: list[Tile] = []
-    for other, state in enumerate(table.seats):
-        if other != seat:
-            if state.won:
-                tiles.extend(state.tiles())
-            tiles.extend(t for m in state.melds if not m.is_concealed for t in m.tiles)
-        tiles.extend(t for t, claimed in state.river if not claimed)
-    if table.setup.indicator is not None:
-        tiles.append(table.setup.indicator)
-    return tiles
 
 
 def position_json(position: Position, seen: Sequence[Tile] = ()) -> dict[str, Any]:

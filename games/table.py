@@ -326,6 +326,32 @@ class Table:
             bomb=bomb,
         )
 
+    def public_tiles(self, seat: int) -> list[Tile]:
+        """The tiles ``seat`` sees besides its own hand and melds: the other players' open
+        melds (a concealed kong stays hidden), a winner's shown hand (SC-3.2), every
+        discard not claimed, and the turned-up indicator (JX-4)."""
+        tiles: list[Tile] = []
+        for other, state in enumerate(self.seats):
+            if other != seat:
+                if state.won:
+                    tiles.extend(state.tiles())
+                tiles.extend(t for m in state.melds if not m.is_concealed for t in m.tiles)
+            tiles.extend(t for t, claimed in state.river if not claimed)
+        if self.setup.indicator is not None:
+            tiles.append(self.setup.indicator)
+        return tiles
+
+    def visible_to(self, seat: int) -> list[int]:
+        """How many of each kind ``seat`` can see: its own hand and melds, the
+        :meth:`public_tiles` and every laid-out flower (PT-3.3)."""
+        state = self.seats[seat]
+        counts = list(state.hand)
+        for tile in [*(t for m in state.melds for t in m.tiles), *self.public_tiles(seat)]:
+            counts[tile.kind] += 1
+        for kind in self.variant.FLOWER_KINDS:
+            counts[kind] += sum(s.flowers for s in self.seats)
+        return counts
+
     def next_seat(self, seat: int) -> int:
         """The next seat in playing order still playing (C-2, SC-3.2)."""
         seats = self.seats
