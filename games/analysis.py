@@ -356,27 +356,6 @@ def _rank_dingque(table: Table, seat: int, outcomes: list[Outcome]) -> None:
 # -- evaluating one alternative ---------------------------------------------------
 
 
-def _visible(table: Table, seat: int) -> list[int]:
-    """What ``seat`` can see: own hand, all melds and rivers, flowers, turned-up tiles."""
-    counts = list(table.seats[seat].hand)
-    for other, state in enumerate(table.seats):
-        if state.won and other != seat:
-            for kind, n in enumerate(state.hand):  # a Sichuan winner's tiles are shown (SC-3.2)
-                counts[kind] += n
-    for other, state in enumerate(table.seats):
-        for meld in state.melds:
-            if not meld.is_concealed or other == seat:
-                for tile in meld.tiles:
-                    counts[tile.kind] += 1
-        for tile, claimed in state.river:
-            if not claimed:
-                counts[tile.kind] += 1
-        counts[31] += state.flowers
-    if table.setup.indicator is not None:
-        counts[table.setup.indicator.kind] += 1
-    return counts
-
-
 class _Melded:
     """A seat's position with some melds (its own, plus an alternative's), tiles aside."""
 
@@ -416,7 +395,7 @@ class _View:
         state = table.seats[seat]
         self.seat = seat
         self.tiles = tuple(state.tiles())
-        self.visible = _visible(table, seat)
+        self.visible = table.visible_to(seat)
         # Besides the tiles, a seat's position changes only with its melds, flowers and
         # void (the rest is the hand's setup): positions are shared by decision points.
         self._shared = (seat, tuple(state.melds), state.flowers, state.void)
@@ -677,7 +656,7 @@ def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Til
     memo = _memo(table)
     melded = _seat_view(table, seat).melded(melds, memo, table)
     candidates = [kind for kind in sorted({t.kind for t in hand})
-                  if not (table.is_wild(kind) and variant.name == "putian")]  # PT-2: golds stay
+                  if not (table.is_wild(kind) and not variant.WILDCARDS_DISCARDABLE)]
     # Only the discards leaving the fewest shanten can be best: the others' acceptance
     # isn't needed (a removal's entry is the shanten of the hand it leaves).
     counts, wild = variant.split(melded.position, hand)
@@ -811,7 +790,8 @@ class _PlayOn:
         self._counts, self._wild = variant.split(melded.position, hand)
         self._wild_tiles = [t for t in hand if t.kind in wildcards]  # faces matter to scores
         # Putian never throws a gold away (PT-2); elsewhere a wildcard is a tile like any.
-        self._never_discard = frozenset(wildcards) if variant.name == "putian" else frozenset()
+        self._never_discard = (frozenset() if variant.WILDCARDS_DISCARDABLE
+                               else frozenset(wildcards))
         self._restate(None)
 
     def _restate(self, current: int | None) -> None:

@@ -16,15 +16,17 @@ from typing import Any
 
 from games import tables
 from games.position import Position
+from games.registry import NAMES, VARIANTS
 from games.tiles import TILES
-from games.variants import Jiaxing, Putian, Sichuan, Variant
+from games.variants import Variant
 
-# Tiles in play per variant (C-1): Putian has the suited tiles and four whites.
-WALLS = {
-    "jiaxing": [k for k in range(34) for _ in range(4)],
-    "putian": [k for k in range(27) for _ in range(4)] + [31] * 4,
-    "sichuan": [k for k in range(27) for _ in range(4)],
-}
+# Tiles in play per variant (C-1, PT-1, SC-1).
+WALLS = {name: [k for k in variant.tile_kinds() for _ in range(4)]
+         for name, variant in VARIANTS.items()}
+ALL_TILES = [k for k in range(34) for _ in range(4)]
+
+# The waits timed: (variant, wildcards held).
+WAIT_BENCHES = (("jiaxing", 1), ("jiaxing", 0), ("putian", 1), ("sichuan", 0))
 
 
 def _timed(work: Callable[[], object]) -> float:
@@ -44,8 +46,7 @@ def _shanten_hands(variant: type[Variant], rng: random.Random, n: int,
                    wild: int) -> list[tuple[list[int], int]]:
     size = 3 * variant.SETS + 2 - wild
     wall = WALLS[variant.name]
-    if variant is Putian:
-        wall = [k for k in wall if k != 31]  # whites are flowers, never in hand (PT-3)
+    wall = [k for k in wall if k not in variant.FLOWER_KINDS]  # laid out, never held (PT-3)
     return [(_random_counts(rng, wall, size), wild) for _ in range(n)]
 
 
@@ -61,7 +62,7 @@ def _time_shanten(variant: type[Variant], position: Position,
 def bench_shanten(rng: random.Random, n: int) -> dict[str, Any]:
     """Hands per second of shape shanten, per variant and wildcard count."""
     out: dict[str, Any] = {}
-    for variant in (Jiaxing, Putian, Sichuan):
+    for variant in VARIANTS.values():
         position = Position(variant=variant, hand=(), void=None)
         rows: dict[str, Any] = {}
         for wild in range(4 if variant.WILDCARD_KINDS else 1):
@@ -76,7 +77,7 @@ def bench_shanten(rng: random.Random, n: int) -> dict[str, Any]:
 
 def bench_against_mahjong(rng: random.Random, n: int) -> dict[str, Any]:
     """Regular-hand shanten of identical wildcard-free 14-tile hands, ours and mahjong's."""
-    hands = [_random_counts(rng, WALLS["jiaxing"], 14) for _ in range(n)]
+    hands = [_random_counts(rng, ALL_TILES, 14) for _ in range(n)]
     ours = _timed(lambda: [tables.shanten(c, 4) for c in hands])  # builds what it needs
     ours = _timed(lambda: [tables.shanten(c, 4) for c in hands])
     result: dict[str, Any] = {"hands": n, "ours_per_s": round(n / ours)}
@@ -111,13 +112,12 @@ def ready_positions(variant: type[Variant], rng: random.Random, n: int,
         gold = rng.sample(range(27), variant.WILDCARD_KINDS)
         # A suit and its neighbours make ready hands common, like real play.
         suit = rng.randrange(3)
-        pool = [k for k in wall if k // 9 == suit or (k >= 27 and variant is Jiaxing)
-                or rng.random() < 0.15]
+        pool = [k for k in wall if k // 9 == suit or k >= 27 or rng.random() < 0.15]
         pool = [k for k in pool if k not in gold]
         size = 3 * variant.SETS + 1 - wild
         hand = rng.sample(pool, size) + [gold[i % len(gold)] for i in range(wild)]
         void = next((s for s in range(3) if all(k // 9 != s for k in hand)), None)
-        if variant is Sichuan and void is None:
+        if variant.HAS_VOID and void is None:
             continue
         position = Position(variant=variant, hand=tuple(TILES[k] for k in hand),
                             wildcards=frozenset(gold), self_draw=True, seat=1,
@@ -143,7 +143,8 @@ def _time_each(variant: type[Variant], positions: Sequence[Position]) -> list[fl
 def bench_waits(rng: random.Random, n: int) -> dict[str, Any]:
     """Time of ``waits`` with every wait fully scored, on ready hands."""
     out: dict[str, Any] = {}
-    for variant, wild in ((Jiaxing, 1), (Jiaxing, 0), (Putian, 1), (Sichuan, 0)):
+    for name, wild in WAIT_BENCHES:
+        variant = VARIANTS[name]
         positions = ready_positions(variant, rng, n, wild)
         first = _time_each(variant, positions)
         times = _time_each(variant, positions)  # tables built: the steady state of a worker
@@ -166,7 +167,7 @@ def bench_matches(seed: int, hands: int) -> dict[str, Any]:
     from games.match import replay
 
     out: dict[str, Any] = {}
-    for variant in ("jiaxing", "putian", "sichuan"):
+    for variant in NAMES:
         simulate(variant, max(hands // 10, 2), seed + 1)  # build the tables first
         start = time.perf_counter()
         match = simulate(variant, hands, seed)
@@ -197,9 +198,9 @@ def bench_analysis(seed: int, hands: int = 16) -> dict[str, Any]:
     from games.analysis import analyze_match
     from games.bots import simulate
 
-    analyze_match(simulate("jiaxing", 1, seed + 7))  # build the tables first
+    analyze_match(simulate(NAMES[0], 1, seed + 7))  # build the tables first
     out: dict[str, Any] = {}
-    for variant in ("jiaxing", "putian", "sichuan"):
+    for variant in NAMES:
         match = simulate(variant, hands, seed)
         start = time.perf_counter()
         result = analyze_match(match)

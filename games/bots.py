@@ -22,56 +22,29 @@ from dataclasses import replace
 from games import tables
 from games.log import Event, Hand, Match
 from games.match import Replayer
+from games.registry import variant_named
 from games.table import Action, Phase, Table
 from games.tiles import TILES, WINDS, Tile
-from games.variants import VARIANTS
-
-PLAYERS = {
-    "jiaxing": ("Ada", "Bo", "Cheng", "Dana"),
-    "putian": ("Eli", "Fang", "Gus", "Hui"),
-    "sichuan": ("Ivy", "Jun", "Kai", "Lan"),
-}
-
-
-def _successor(kind: int) -> int:
-    """JX-4: the indicator's successor within its cycle."""
-    if kind < 27:
-        return kind - kind % 9 + (kind % 9 + 1) % 9
-    if kind < 31:
-        return 27 + (kind - 27 + 1) % 4
-    return 31 + (kind - 31 + 1) % 3
+from games.variants import Variant
 
 
 class Dealer:
-    """Shuffles and deals a new hand the way each variant does (JX-1/4, PT-1/2, SC-1)."""
+    """Shuffles and deals a new hand the way its variant does (JX-1/4, PT-1/2, SC-1)."""
 
-    def __init__(self, variant: str, rng: random.Random) -> None:
+    def __init__(self, variant: type[Variant], rng: random.Random) -> None:
         self.variant = variant
         self.rng = rng
 
     def tiles(self) -> list[Tile]:
-        kinds = range(34) if self.variant == "jiaxing" else [*range(27), 31] \
-            if self.variant == "putian" else range(27)
-        tiles = [TILES[k] for k in kinds for _ in range(4)]
+        tiles = [TILES[k] for k in self.variant.tile_kinds() for _ in range(4)]
         self.rng.shuffle(tiles)
         return tiles
 
     def deal(self, dealer: int) -> tuple[list[list[Tile]], list[Tile], dict[str, object]]:
         wall = self.tiles()
         extra: dict[str, object] = {"dice": (self.rng.randint(1, 6), self.rng.randint(1, 6))}
-        if self.variant == "jiaxing":
-            indicator = wall.pop()  # turned up from the back (JX-4)
-            extra["indicator"] = indicator
-            extra["wildcards"] = (TILES[_successor(indicator.kind)],)
-        elif self.variant == "putian":
-            while True:  # PT-2: two adjacent tiles from the back, of two kinds
-                first, second = wall[-1], wall[-2]
-                if first != second:
-                    wall = wall[:-2]
-                    extra["wildcards"] = tuple(sorted((first, second)))
-                    break
-                self.rng.shuffle(wall)
-        size = 16 if self.variant == "putian" else 13
+        wall = self.variant.turn_up(wall, self.rng, extra)
+        size = self.variant.HAND_SIZE
         hands = [[] for _ in range(4)]  # type: list[list[Tile]]
         for seat in range(4):
             count = size + (1 if seat == dealer else 0)
@@ -122,25 +95,29 @@ class Bot:
         wild_kinds = sorted(table.setup.wildcards)
         sets = variant.SETS - melds
         shanten = tables.shanten
-        if variant.name == "sichuan":
+        if variant.HAS_VOID:
             void = table.seats[seat].void
             seven = tables.seven_pairs_shanten
+            pairs_too = variant.SEVEN_PAIRS and not melds
 
-            def sichuan(c: list[int]) -> tuple[int, int]:
+            def with_void(c: list[int]) -> tuple[int, int]:
                 value = shanten(c, sets, 0, void=void, honours=False)
-                if not melds:
+                if pairs_too:
                     value = min(value, seven(c, void))
                 return (value, value)
-            return sichuan
-        if variant.name == "putian":
-            def putian(c: list[int]) -> tuple[int, int]:
+            return with_void
+        if not variant.BOTS_AIM_AT_ONE_SUIT:
+            # Honours that are flowers (PT-3) are laid out, never part of a set.
+            honours = bool(variant.HONOURS) and not variant.HAS_FLOWERS
+
+            def plain(c: list[int]) -> tuple[int, int]:
                 wild = sum(c[k] for k in wild_kinds)
                 real = list(c)
                 for kind in wild_kinds:
                     real[kind] = 0
-                value = shanten(real, sets, wild, honours=False)
+                value = shanten(real, sets, wild, honours=honours)
                 return (value, value)
-            return putian
+            return plain
         # JX-5.3: aim at one suit plus honours (all pungs often come along).
         suit = self._focus(table, seat, counts)
         low, high = suit * 9, suit * 9 + 9
@@ -157,7 +134,7 @@ class Bot:
             return (min(flush, plain + 2), plain)
         return jiaxing
 
-    def _sichuan_discard_values(self, table: Table, seat: int, counts: list[int],
+    def _void_discard_values(self, table: Table, seat: int, counts: list[int],
                                 melds: int) -> list[tuple[int, int]]:
         """Regular shape (void excluded) and seven pairs after each discard, in one pass."""
         void = table.seats[seat].void
@@ -242,9 +219,9 @@ class Bot:
                         melds: int) -> list[tuple[int, int]]:
         """The evaluation after discarding each kind, all kinds in one pass where possible."""
         variant = table.variant
-        if variant.name == "sichuan":
-            return self._sichuan_discard_values(table, seat, counts, melds)
-        if variant.name != "jiaxing":
+        if variant.HAS_VOID:
+            return self._void_discard_values(table, seat, counts, melds)
+        if not variant.BOTS_AIM_AT_ONE_SUIT:
             evaluate = self._evaluator(table, seat, counts, melds)
             values = []
             for kind in range(34):
@@ -351,13 +328,12 @@ def play_hand(table: Table, bots: Sequence[Bot]) -> list[Event]:
 def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
              rules: dict[str, int | str | bool] | None = None) -> Match:
     """Bots play a match of ``hands`` hands; the same seeds give the same match."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown variant {variant!r}: use jiaxing, putian or sichuan")
+    rules_class = variant_named(variant)
     rng = random.Random(seed)
     dealer_rng = random.Random(seed if wall_seed is None else wall_seed)
-    dealer = Dealer(variant, dealer_rng)
+    dealer = Dealer(rules_class, dealer_rng)
     bots = [Bot(random.Random(rng.random())) for _ in range(4)]
-    match = Match(variant=variant, players=PLAYERS[variant], rules=dict(rules or {}),
+    match = Match(variant=variant, players=rules_class.BOT_NAMES, rules=dict(rules or {}),
                   title=f"Bots, seed {seed}", played_at=None, hands=())
     replayer = Replayer(match)
     played: list[Hand] = []
@@ -380,6 +356,7 @@ def deal_hand(replayer: Replayer, dealer: Dealer, number: int) -> Hand:
     the same hand, which is how a played match's deals can be checked afterwards.
     """
     variant = dealer.variant
+    fields = variant.HAND_FIELDS
     seat = _next_dealer(variant, replayer, dealer.rng, number)
     deal, wall, extra = dealer.deal(seat)
     wildcards = extra.get("wildcards", ())
@@ -387,23 +364,24 @@ def deal_hand(replayer: Replayer, dealer: Dealer, number: int) -> Hand:
         wildcards = (extra["indicator"],)  # the turned-up tile itself is wild (JX-4)
     return Hand(
         dealer=seat,
-        round_wind=WINDS[replayer.carry.round_wind] if variant == "jiaxing" else None,
+        round_wind=WINDS[replayer.carry.round_wind] if "round_wind" in fields else None,
         dice=extra["dice"],  # type: ignore[arg-type]
         wildcards=wildcards,  # type: ignore[arg-type]
         indicator=extra.get("indicator"),  # type: ignore[arg-type]
-        bank=replayer.carry.bank if variant == "jiaxing" else None,
-        dealer_streak=replayer.carry.dealer_streak if variant == "putian" else None,
+        bank=replayer.carry.bank if "bank" in fields else None,
+        dealer_streak=replayer.carry.dealer_streak if "dealer_streak" in fields else None,
         deal=tuple(tuple(h) for h in deal),
         wall=tuple(wall),
         events=(),
     )
 
 
-def _next_dealer(variant: str, replayer: Replayer, rng: random.Random, number: int) -> int:
-    if variant == "sichuan":
+def _next_dealer(variant: type[Variant], replayer: Replayer, rng: random.Random,
+                 number: int) -> int:
+    if variant.DEALER_RULE is None:
         return rng.randrange(4)  # chosen by dice each hand (SC-1)
     if number == 1:
-        return 0 if variant == "jiaxing" else rng.randrange(4)
+        return variant.FIRST_DEALER if variant.FIRST_DEALER is not None else rng.randrange(4)
     return replayer.carry.dealer if replayer.carry.dealer is not None else 0
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from games.position import Position, PositionError
+from games.registry import NAMES
 
 
 class InputError(ValueError):
@@ -211,7 +212,7 @@ def _parser() -> argparse.ArgumentParser:
     validate.add_argument("path", nargs="?", help="the log file, or - for standard input")
     validate.set_defaults(run=_validate)
     simulate = commands.add_parser("simulate", help="bots play a match; writes mahjong-log/1")
-    simulate.add_argument("--variant", required=True, choices=["jiaxing", "putian", "sichuan"])
+    simulate.add_argument("--variant", required=True, choices=NAMES)
     simulate.add_argument("--hands", type=int, default=8)
     simulate.add_argument("--seed", type=int, default=1)
     simulate.add_argument("--wall", type=int, default=None,
@@ -223,7 +224,7 @@ def _parser() -> argparse.ArgumentParser:
     analyze.add_argument("path", nargs="?", help="the log file, or - for standard input")
     analyze.set_defaults(run=_analyze)
     puzzle = commands.add_parser("puzzle", help="a \"what wins here\" puzzle and its answer")
-    puzzle.add_argument("--variant", required=True, choices=["jiaxing", "putian", "sichuan"])
+    puzzle.add_argument("--variant", required=True, choices=NAMES)
     puzzle.add_argument("--difficulty", type=int, default=2, choices=[1, 2, 3])
     puzzle.add_argument("--seed", default="1", help="any text: the same seed, the same puzzle")
     puzzle.set_defaults(run=_puzzle)

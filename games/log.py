@@ -44,15 +44,17 @@ import json
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import resources
 from itertools import accumulate
 from typing import Any, TypeVar
 
+from games.events import Event
 from games.position import BANK_ITEMS, PositionError
+from games.registry import NAMES, VARIANTS
 from games.tiles import TILES, WINDS, Tile
-from games.variants import VARIANTS, Variant
+from games.variants import Variant
 
 __all__ = [
     "BANK_ITEMS", "EVENT_TYPES", "FORMAT", "MAX_CHARS", "MAX_DEALER_STREAK", "MAX_DELTA",
@@ -147,65 +149,6 @@ class LogError(ValueError):
 
 def _log_error(message: str, hand: int | None, event: int | None, rule: str | None) -> LogError:
     return LogError(message, hand=hand, event=event, rule=rule)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One event of a hand. Fields that the event's type doesn't have stay at their defaults.
-
-    ``source`` is a draw's ``from`` (``"front"`` or ``"back"``); ``source_written``
-    records whether the document wrote ``from``, so that writing gives the same
-    document back (it takes no part in comparisons).
-
-    >>> Event("discard", 0, tile=Tile.parse("7z")).to_json()
-    {'type': 'discard', 'actor': 0, 'tile': '7z'}
-    >>> Event("draw", 3, tile=Tile.parse("9s"), source="back").to_json()
-    {'type': 'draw', 'actor': 3, 'tile': '9s', 'from': 'back'}
-    """
-
-    type: str
-    actor: int | None = None
-    tile: Tile | None = None
-    tiles: tuple[Tile, ...] = ()
-    target: int | None = None
-    source: str = "front"
-    kind: str | None = None
-    how: str | None = None
-    suit: str | None = None
-    choice: str | None = None
-    reason: str | None = None
-    deltas: tuple[int, ...] | None = None
-    source_written: bool = field(default=False, repr=False, compare=False)
-
-    def __repr__(self) -> str:
-        shown = [f"type={self.type!r}"]
-        for item in fields(self):
-            value = getattr(self, item.name)
-            if item.name not in ("type", "source_written") and value != item.default:
-                shown.append(f"{item.name}={value!r}")
-        return f"Event({', '.join(shown)})"
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as a JSON object (the fields it has, in a fixed order)."""
-        out: dict[str, Any] = {"type": self.type}
-        if self.actor is not None:
-            out["actor"] = self.actor
-        if self.kind is not None:
-            out["kind"] = self.kind
-        if self.target is not None:
-            out["target"] = self.target
-        if self.tile is not None:
-            out["tile"] = str(self.tile)
-        if self.tiles:
-            out["tiles"] = [str(t) for t in self.tiles]
-        if self.type == "draw" and (self.source_written or self.source != "front"):
-            out["from"] = self.source
-        for name in ("how", "suit", "choice", "reason"):
-            if getattr(self, name) is not None:
-                out[name] = getattr(self, name)
-        if self.deltas is not None:
-            out["deltas"] = list(self.deltas)
-        return out
 
 
 @dataclass(frozen=True)
@@ -492,7 +435,8 @@ def _check_format(data: dict[str, Any]) -> None:
 
 def _variant(value: Any) -> type[Variant]:
     if not isinstance(value, str) or value not in VARIANTS:
-        raise LogError(f"unknown variant {_show(value)}: use jiaxing, putian or sichuan")
+        raise LogError(f"unknown variant {_show(value)}: use {', '.join(NAMES[:-1])} or "
+                       f"{NAMES[-1]}")
     return VARIANTS[value]
 
 
@@ -556,32 +500,15 @@ def _rules(variant: type[Variant], value: Any) -> dict[str, int | str | bool]:
 
 # -- hands --------------------------------------------------------------------
 
-_HAND_FIELDS = {
-    "jiaxing": ("dealer", "round_wind", "dice", "wildcards", "indicator", "bank", "deal", "wall",
-                "events"),
-    "putian": ("dealer", "dice", "wildcards", "dealer_streak", "deal", "wall", "events"),
-    "sichuan": ("dealer", "dice", "deal", "wall", "events"),
-}
-_OWNER = {"round_wind": ("jiaxing", "JX-3"), "indicator": ("jiaxing", "JX-4"),
-          "bank": ("jiaxing", "JX-7.11"), "dealer_streak": ("putian", "PT-7.1")}
-_SETUP_RULE = {"jiaxing": "JX-1", "putian": "PT-1", "sichuan": "SC-1"}
-_TILE_RULE = {"jiaxing": "C-1", "putian": "PT-1", "sichuan": "SC-1"}
-
-
 def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> Hand:
-    name = variant.name
     if not isinstance(raw, dict):
         raise LogError(f"a hand must be an object, not {_kind(raw)}")
     for key in raw:
-        if key not in _HAND_FIELDS[name]:
-            message, rule = _foreign_hand_field(key, name)
+        if key not in variant.HAND_FIELDS:
+            message, rule = _foreign_hand_field(key, variant)
             raise LogError(message, rule=rule)
-    for key in ("dealer", "dice", "deal", "events"):
-        _required(raw, key, "the hand")
-    if name != "sichuan":
-        _required(raw, "wildcards", "the hand", _wildcard_rule(name))
-    if name == "jiaxing":
-        _required(raw, "round_wind", "the hand", "JX-3")
+    for key, rule in variant.REQUIRED_FIELDS.items():
+        _required(raw, key, "the hand", rule)
     dealer = _seat("dealer", raw["dealer"])
     return Hand(
         dealer=dealer,
@@ -597,18 +524,16 @@ def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> Hand:
     )
 
 
-def _foreign_hand_field(key: str, variant: str) -> tuple[str, str | None]:
-    if key in _OWNER:
-        owner, rule = _OWNER[key]
-        return f"{key} is a {owner} field; {variant} hands have none", rule
+def _foreign_hand_field(key: str, variant: type[Variant]) -> tuple[str, str | None]:
+    name = variant.name
+    for owner in VARIANTS.values():
+        if key in owner.OWN_FIELDS:
+            return f"{key} is a {owner.name} field; {name} hands have none", owner.OWN_FIELDS[key]
     if key == "wildcards":
-        return "sichuan plays without wildcards: a sichuan hand has no wildcards field", "SC-1"
-    return (f"unknown hand field {_show(key)} (the fields of a {variant} hand: "
-            f"{', '.join(_HAND_FIELDS[variant])})", None)
-
-
-def _wildcard_rule(variant: str) -> str:
-    return "JX-4" if variant == "jiaxing" else "PT-2"
+        return (f"{name} plays without wildcards: a {name} hand has no wildcards field",
+                variant.WILDCARD_RULE)
+    return (f"unknown hand field {_show(key)} (the fields of a {name} hand: "
+            f"{', '.join(variant.HAND_FIELDS)})", None)
 
 
 def _seat(what: str, value: Any) -> int:
@@ -632,9 +557,8 @@ def _round_wind(value: Any) -> str:
 
 def _wildcards(variant: type[Variant], value: Any) -> tuple[Tile, ...]:
     wanted = variant.WILDCARD_KINDS
-    rule = _wildcard_rule(variant.name)
-    description = ("one wildcard kind, like [\"5m\"]" if wanted == 1
-                   else "two different gold kinds, like [\"3p\", \"7s\"]")
+    rule = variant.WILDCARD_RULE
+    description = variant.WILDCARDS_WANTED
     if not isinstance(value, list) or len(value) != wanted:
         raise LogError(f"wildcards must list {description}, not {_show(value)}", rule=rule)
     tiles = tuple(_tile("wildcards", v, variant) for v in value)
@@ -667,7 +591,7 @@ def _dealer_streak(value: Any) -> int:
 
 def _deal(value: Any, dealer: int, variant: type[Variant],
           players: Sequence[str]) -> tuple[tuple[Tile, ...], ...]:
-    rule = _SETUP_RULE[variant.name]
+    rule = variant.SETUP_RULE
     if not isinstance(value, list) or len(value) != 4:
         raise LogError("deal must be four arrays of tiles, one per seat, seat 0 first, "
                        f"not {_show(value)}", rule=rule)
@@ -693,7 +617,7 @@ def _wall(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
     room = _wall_room(variant)
     if len(value) > room:
         raise LogError(f"the wall has {len(value)} tiles; {variant.name} has only {room} left "
-                       "after the deal", rule=_SETUP_RULE[variant.name])
+                       "after the deal", rule=variant.SETUP_RULE)
     return tuple(_tile("wall", t, variant) for t in value)
 
 
@@ -711,10 +635,8 @@ def _tile(what: str, value: Any, variant: type[Variant]) -> Tile:
         raise LogError(f"{what}: {_show(value)} is no tile (write a digit and a suit letter: "
                        "1m–9m, 1p–9p, 1s–9s, 1z–7z)", rule="C-1")
     if tile.is_honour and tile.kind not in variant.HONOURS:
-        plays = ("the 108 suited tiles and the four whites (5z)" if variant.name == "putian"
-                 else "the 108 suited tiles, no honours")
         raise LogError(f"{what}: {tile} is not a {variant.name} tile; {variant.name} plays "
-                       f"{plays}", rule=_TILE_RULE[variant.name])
+                       f"{variant.TILES_PLAYED}", rule=variant.TILES_RULE)
     return tile
 
 
@@ -734,16 +656,7 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "leave": (("actor",), ()),
     "end": (("reason",), ("deltas",)),
 }
-_ONLY_IN = {
-    "chi": ("jiaxing", {"putian": "PT-4", "sichuan": "SC-3"}, "chi (chow)"),
-    "peng": ("jiaxing sichuan", {"putian": "PT-4"}, "peng (pung)"),
-    "flower": ("putian", {"jiaxing": "PT-3", "sichuan": "PT-3"}, "flower"),
-    "ready": ("putian", {"jiaxing": "PT-5.3", "sichuan": "PT-5.3"}, "ready"),
-    "dingque": ("sichuan", {"jiaxing": "SC-2", "putian": "SC-2"}, "dingque (void suit)"),
-    "contract": ("jiaxing", {"putian": "JX-9", "sichuan": "JX-9"}, "contract"),
-}
-_HOW_IN = {"robbing_kong": ("jiaxing sichuan", "PT-4"), "rob_gold": ("putian", "PT-5.5"),
-           "bomb": ("putian", "PT-5.6")}
+_EVENT_NAMES = {"chi": "chi (chow)", "peng": "peng (pung)", "dingque": "dingque (void suit)"}
 
 
 def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
@@ -798,7 +711,7 @@ def _read_event(raw: Any, variant: type[Variant]) -> Event:
     kind = raw["type"]
     if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
         raise LogError(f"unknown event type {_show(kind)} (use {', '.join(EVENT_TYPES)})")
-    _check_variant(kind, variant.name)
+    _check_variant(kind, variant)
     required, optional = _EVENT_FIELDS[kind]
     for key in raw:
         if key != "type" and key not in required and key not in optional:
@@ -810,19 +723,19 @@ def _read_event(raw: Any, variant: type[Variant]) -> Event:
     values = {_FIELD_NAMES.get(key, key): _READERS[key](raw[key], variant)
               for key in (*required, *optional) if key in raw}
     event = Event(kind, source_written="from" in raw, **values)
-    _check_event(event, variant.name)
+    _check_event(event, variant)
     return event
 
 
-def _check_variant(kind: str, variant: str) -> None:
-    if kind in _ONLY_IN:
-        owners, rules, name = _ONLY_IN[kind]
-        if variant not in owners.split():
-            raise LogError(f"{variant} has no {name} event; it is {' and '.join(owners.split())} "
-                           "only", rule=rules[variant])
+def _check_variant(kind: str, variant: type[Variant]) -> None:
+    rule = variant.MISSING_EVENTS.get(kind)
+    if rule is not None:
+        owners = [v.name for v in VARIANTS.values() if kind not in v.MISSING_EVENTS]
+        raise LogError(f"{variant.name} has no {_EVENT_NAMES.get(kind, kind)} event; it is "
+                       f"{' and '.join(owners)} only", rule=rule)
 
 
-def _check_event(event: Event, variant: str) -> None:
+def _check_event(event: Event, variant: type[Variant]) -> None:
     if event.target is not None and event.target == event.actor:
         raise LogError(f"{event.type}: the target must be another seat than the actor",
                        rule="C-2")
@@ -831,8 +744,9 @@ def _check_event(event: Event, variant: str) -> None:
             raise LogError("an exposed gang needs the target whose discard it takes"
                            if event.kind == "exposed" else
                            f"a {event.kind} gang has no target (only an exposed gang has)")
-        if variant == "putian" and event.kind != "concealed":
-            raise LogError(f"putian has no {event.kind} gang, only concealed ones", rule="PT-4")
+        if event.kind not in variant.KONG_KINDS:
+            raise LogError(f"{variant.name} has no {event.kind} gang, only "
+                           f"{' and '.join(variant.KONG_KINDS)} ones", rule=variant.KONG_RULE)
     if event.type == "chi":
         _check_chow(event)
     if event.type == "hu":
@@ -851,18 +765,18 @@ def _check_chow(event: Event) -> None:
                        rule="C-3")
 
 
-def _check_hu(event: Event, variant: str) -> None:
+def _check_hu(event: Event, variant: type[Variant]) -> None:
     if event.how is not None:
-        owners, rule = _HOW_IN[event.how]
-        if variant not in owners.split():
-            raise LogError(f"{variant} has no {event.how} win", rule=rule)
+        rule = variant.MISSING_WINS.get(event.how)
+        if rule is not None:
+            raise LogError(f"{variant.name} has no {event.how} win", rule=rule)
         if event.how == "robbing_kong" and event.target is None:
             raise LogError("a robbing_kong win needs the target whose kong is robbed")
         if event.how != "robbing_kong" and event.target is not None:
             raise LogError(f"a {event.how} win has no target")
-    elif variant == "jiaxing" and event.target is not None:
-        raise LogError("jiaxing has no win on a discard: a hu with a target must be "
-                       "how robbing_kong", rule="JX-5.1")
+    elif not variant.DISCARD_WINS and event.target is not None:
+        raise LogError(f"{variant.name} has no win on a discard: a hu with a target must be "
+                       "how robbing_kong", rule=variant.DISCARD_WIN_RULE)
 
 
 def _read_tiles(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:

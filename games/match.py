@@ -16,11 +16,10 @@ from typing import Any
 
 from games import settlement
 from games.log import Hand, LogError, Match
-from games.table import TABLES, HandSetup, RuleViolation, Table, Win
+from games.registry import VARIANTS, table_class
+from games.table import HandSetup, RuleViolation, Table, Win
 from games.tiles import WINDS
-from games.variants import VARIANTS, Variant
-
-BANK_ORDER = ("baozi", "laotouhuang", "baida_lianzhuang")
+from games.variants import Variant
 
 
 @dataclass
@@ -115,47 +114,35 @@ class Replayer:
         )
 
     def _expected(self, number: int, hand: Hand) -> Carry:
+        """What the hand must state, from the earlier hands; the first hand states it."""
+        if number == 1:
+            return Carry(hand.dealer, WINDS.index(hand.round_wind or "E"), tuple(hand.bank or ()),
+                         dealer_streak=hand.dealer_streak or 0)
         carry = self.carry
-        name = self.variant.name
-        first = number == 1
-        if name == "jiaxing":
-            stated_bank = tuple(hand.bank or ())
-            if not first:
-                _agree(number, carry.dealer == hand.dealer, "JX-3",
-                       f"the dealer should be {self.match.players[carry.dealer or 0]}: the "
-                       "dealer stays after a dealer win or an exhausted hand, otherwise (an "
-                       "abandoned hand included) the next seat deals")
-                _agree(number, hand.round_wind == WINDS[carry.round_wind], "JX-3",
-                       f"the round wind should be {WINDS[carry.round_wind]}")
-                _agree(number, hand.bank is None or stated_bank == carry.bank, "JX-7.11",
-                       f"the carried fans should be {list(carry.bank)}, not {list(stated_bank)}")
-                return Carry(hand.dealer, carry.round_wind, carry.bank, carry.wildcard)
-            return Carry(hand.dealer, WINDS.index(hand.round_wind or "E"), stated_bank)
-        if name == "putian":
-            streak = hand.dealer_streak or 0
-            if not first:
-                _agree(number, carry.dealer == hand.dealer, "PT-1",
-                       f"the dealer should be {self.match.players[carry.dealer or 0]}: the "
-                       "dealer stays after a dealer win or an exhausted hand, otherwise (an "
-                       "abandoned hand included) the next seat deals")
-                _agree(number, hand.dealer_streak is None
-                       or hand.dealer_streak == carry.dealer_streak, "PT-7.1",
-                       f"the dealer streak should be {carry.dealer_streak}")
-                streak = carry.dealer_streak
-            return Carry(hand.dealer, dealer_streak=streak)
-        return Carry(hand.dealer)
+        variant = self.variant
+        if variant.DEALER_RULE is not None:
+            _agree(number, carry.dealer == hand.dealer, variant.DEALER_RULE,
+                   f"the dealer should be {self.match.players[carry.dealer or 0]}: the "
+                   "dealer stays after a dealer win or an exhausted hand, otherwise (an "
+                   "abandoned hand included) the next seat deals")
+        fields = variant.HAND_FIELDS
+        if "round_wind" in fields:
+            _agree(number, hand.round_wind == WINDS[carry.round_wind], variant.OWN_FIELDS[
+                "round_wind"], f"the round wind should be {WINDS[carry.round_wind]}")
+        bank = carry.bank if "bank" in fields else ()
+        if "bank" in fields and hand.bank is not None:
+            _agree(number, tuple(hand.bank) == bank, variant.OWN_FIELDS["bank"],
+                   f"the carried fans should be {list(bank)}, not {list(hand.bank)}")
+        streak = carry.dealer_streak if "dealer_streak" in fields else 0
+        if "dealer_streak" in fields:
+            _agree(number, hand.dealer_streak is None or hand.dealer_streak == streak,
+                   variant.OWN_FIELDS["dealer_streak"], f"the dealer streak should be {streak}")
+        return Carry(hand.dealer, carry.round_wind, bank, carry.wildcard, streak)
 
     def _own_triggers(self, hand: Hand, wildcards: frozenset[int]) -> tuple[str, ...]:
-        """JX-7.11: 包子, 老头黄, 百搭连庄 appended at the start of the hand."""
-        if self.variant.name != "jiaxing":
-            return ()
+        """The carried fans a hand adds at its start (JX-7.11; none in most variants)."""
         wildcard = min(wildcards) if wildcards else None
-        triggers = {
-            "baozi": hand.dice is not None and hand.dice[0] == hand.dice[1],
-            "laotouhuang": wildcard is not None and wildcard >= 27,
-            "baida_lianzhuang": wildcard is not None and wildcard == self.carry.wildcard,
-        }
-        return tuple(item for item in BANK_ORDER if triggers[item])
+        return self.variant.bank_triggers(hand.dice, wildcard, self.carry.wildcard)
 
     def play(self, number: int, hand: Hand) -> HandResult:
         """Replay one hand; raise LogError at its first problem."""
@@ -191,7 +178,7 @@ class Replayer:
         self._check_minimum(number)
         setup = self._setup_checked(number, hand)
         try:
-            return TABLES[self.variant.name](setup)
+            return table_class(self.variant.name)(setup)
         except RuleViolation as problem:
             raise LogError(problem.message, hand=number, rule=problem.rule) from None
 
@@ -219,15 +206,12 @@ class Replayer:
         round_wind = table.setup.round_wind
         if dealer == 3 and next_dealer == 0:
             round_wind = (round_wind + 1) % 4  # the deal returns to seat 0 (JX-3)
-        bank = list(result.bank)
-        if table.wins and bank:
-            bank.pop(0)  # a win counts the oldest carried fan (JX-7.11)
-        if result.end_reason == "exhausted":
-            bank.append("huangfan")
-        result.bank_after = tuple(bank)
+        bank = self.variant.bank_after(result.bank, won=bool(table.wins),
+                                       exhausted=result.end_reason == "exhausted")
+        result.bank_after = bank
         wildcard = min((t.kind for t in hand.wildcards), default=None)
         streak = table.setup.dealer_streak + 1 if next_dealer == dealer else 0
-        self.carry = Carry(next_dealer, round_wind, tuple(bank), wildcard, streak)
+        self.carry = Carry(next_dealer, round_wind, bank, wildcard, streak)
 
     def hands(self) -> Iterator[HandResult]:
         for number, hand in enumerate(self.match.hands, start=1):
@@ -261,7 +245,7 @@ class Replayer:
             return house
         for seat in range(4):
             balances[seat] += result.deltas[seat] * self.coefficient
-        if result.end_reason == "abandoned" and self.variant.name == "jiaxing":
+        if result.end_reason == "abandoned" and self.variant.LEAVERS_PAY_ON_ABANDON:
             taken = self._leave_fees(result, balances, self.fee)
         else:
             taken = [min(self.fee + house[s], max(b, 0)) for s, b in enumerate(balances)]
@@ -281,27 +265,7 @@ class Replayer:
 
 def settlement_rule(table: Table) -> str:
     """The rule that decides a hand's settlement, for messages about wrong deltas."""
-    variant = table.variant.name
-    wins = table.wins
-    if variant == "jiaxing":
-        if not wins:
-            return "JX-10"
-        if wins[-1].how == "robbing_kong":
-            return "JX-10.4"
-        if table.contracts:
-            in_contract = any(wins[-1].seat in pair for pair in table.contracts)
-            return "JX-10.2" if in_contract else "JX-10.3"
-        return "JX-10.1"
-    if variant == "putian":
-        if not wins:
-            return "PT-7.5"
-        bomb = wins[-1].score.extra.get("bomb")
-        return "PT-7.3" if bomb in ("big", "super") else "PT-7.2"
-    if any(seat.left for seat in table.seats):
-        return "SC-6.6"  # the leaver's charge and compensation decide the hand
-    if table.end_reason == "exhausted":
-        return "SC-6.4"
-    return "SC-6.2" if wins and wins[-1].target is None else "SC-6.1"
+    return table.settlement_rule()
 
 
 def _agree(number: int, ok: bool, rule: str, message: str) -> None:

@@ -43,13 +43,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.analysis import outcomes_now
-from games.bots import PLAYERS, Bot, Dealer, deal_hand
+from games.bots import Bot, Dealer, deal_hand
 from games.log import MAX_NAME, Event, Hand, LogError, Match, read_event
 from games.match import HandResult, Replayer
 from games.position import PositionError
+from games.registry import VARIANTS
 from games.table import Action, Phase, RuleViolation, Table, Win
 from games.tiles import WINDS, Meld, Tile
-from games.variants import VARIANTS
 
 FORMAT = "mahjong-play/1"
 MAX_HANDS = 64
@@ -125,7 +125,7 @@ class PlayMatch:
         self._match = Match(variant, players, (), dict(rules),
                             title=TITLE.format(commitment=self.commitment))
         self._replayer = Replayer(self._match)
-        self._dealer = Dealer(variant, random.Random(seed))
+        self._dealer = Dealer(VARIANTS[variant], random.Random(seed))
         self._finished: list[Hand] = []
         self._hand: Hand | None = None
         self._events: list[Event] = []
@@ -152,7 +152,7 @@ class PlayMatch:
         """
         checked, chosen = _checked_start(variant, seed, seat, hands, rules, name)
         seat = chosen if chosen is not None else random.Random(f"{seed}/seat").randrange(4)
-        players = list(PLAYERS[variant])
+        players = list(VARIANTS[variant].BOT_NAMES)
         players[seat] = name.strip()
         match = cls(variant, seat, hands, checked,
                     (players[0], players[1], players[2], players[3]), seed)
@@ -626,7 +626,7 @@ def verify(match: Match, seed: str, expected: str | None = None) -> None:
         raise VerifyError(f"the seed's SHA-256 is {commitment(seed)[:4]}…, not the committed "
                           f"{expected[:4]}…")
     replayer = Replayer(match)
-    dealer = Dealer(match.variant, random.Random(seed))
+    dealer = Dealer(VARIANTS[match.variant], random.Random(seed))
     for number, hand in enumerate(match.hands, start=1):
         dealt = deal_hand(replayer, dealer, number).to_json()
         stated = hand.to_json()

@@ -96,7 +96,7 @@ class Position:
     @classmethod
     def from_json(cls, data: Any) -> Position:
         """Read and check a position object (ENGINE-CLI.md)."""
-        from games.variants import variant_named
+        from games.registry import variant_named
 
         if not isinstance(data, dict):
             raise PositionError("a position must be a JSON object")

@@ -28,9 +28,10 @@ from typing import Any
 from games.log import Match
 from games.match import Replayer
 from games.position import Position, PositionError
+from games.registry import variant_named
 from games.table import Table
 from games.tiles import TILES, Meld, NotationError, Tile, parse_tiles
-from games.variants import Score, Variant, Waits, variant_named
+from games.variants import Score, Variant, Waits
 
 DIFFICULTIES = {1: "easy", 2: "medium", 3: "hard"}
 POINTS_PER_LEVEL = 10  # a solved puzzle scores 10 × difficulty, the bonus 5 × difficulty
@@ -290,7 +291,6 @@ def generate(variant_name: str, difficulty: int, seed: int | str) -> dict[str, A
     return fallback[1]
 
 
-_SUITS = (0, 9, 18)
 
 
 def _candidate(variant: type[Variant], difficulty: int,
@@ -306,13 +306,14 @@ def _candidate(variant: type[Variant], difficulty: int,
             return None
         groups = [[k, k] for k in pairs]
     else:
-        pungs_only = variant.name == "jiaxing" and rng.random() < 0.3
+        share = variant.PUZZLE_PUNGS_ONLY
+        pungs_only = share > 0 and rng.random() < share
         for _ in range(variant.SETS):
             groups.append(_group(natural, rng, pungs_only))
         pair = rng.choice(natural)
         groups.append([pair, pair])
     exposed = 0
-    if variant.name != "putian" and len(groups) == variant.SETS + 1:
+    if variant.HAS_PUNG and len(groups) == variant.SETS + 1:
         exposed = rng.choice((0, 0, 1, 2)) if difficulty < 3 else rng.choice((0, 0, 0, 1))
     for index, group in enumerate(groups):
         if index < exposed:
@@ -329,36 +330,18 @@ def _candidate(variant: type[Variant], difficulty: int,
         wild = rng.choice(sorted(wild_kinds))
         hand.append(wild)
     for kind in wild_kinds:
-        if hand.count(kind) > (3 if variant.name == "putian" else 4):
+        if hand.count(kind) > variant.WILDCARD_COPIES:
             return None
     return _context(variant, rng, hand, melds, wild_kinds)
 
 
 def _wildcard_kinds(variant: type[Variant], rng: random.Random) -> list[int]:
-    if variant.name == "jiaxing":
-        return [rng.randrange(34)]
-    if variant.name == "putian":
-        return rng.sample([*range(27), 31], 2)
-    return []
+    return variant.puzzle_wildcards(rng)
 
 
 def _kinds_of(variant: type[Variant], difficulty: int, rng: random.Random) -> list[int]:
-    """The kinds a hand is built from: Jiaxing leans to one suit and honours (JX-5.3),
-    Sichuan keeps out its void suit (SC-2)."""
-    if variant.name == "jiaxing":
-        suit = rng.choice(_SUITS)
-        style = rng.random()
-        kinds = list(range(suit, suit + 9))
-        if style < 0.55:
-            kinds += list(range(27, 34))
-        elif style > 0.85:
-            kinds += list(range(rng.choice(_SUITS), 34)) if rng.random() < 0.5 else []
-        return kinds
-    if variant.name == "sichuan":
-        one_suit = rng.random() < (0.8 if difficulty == 3 else 0.2)  # 清一色: many waits
-        suits = [rng.choice(_SUITS)] if one_suit else rng.sample(_SUITS, 2)
-        return [k for s in suits for k in range(s, s + 9)]
-    return list(range(27))
+    """The kinds a hand is built from (the variant leans to what wins in it)."""
+    return variant.puzzle_kinds(difficulty, rng)
 
 
 def _group(kinds: Sequence[int], rng: random.Random, pungs_only: bool) -> list[int]:
@@ -396,11 +379,11 @@ def _context(variant: type[Variant], rng: random.Random, hand: list[int],
     }
     if wild_kinds:
         data["wildcards"] = [str(TILES[k]) for k in wild_kinds]
-    if variant.name == "jiaxing":
+    if "round_wind" in variant.HAND_FIELDS:
         data["round_wind"] = rng.choice("ESWN")
-    if variant.name == "putian" and 31 not in wild_kinds:
+    if variant.HAS_FLOWERS and not set(variant.FLOWER_KINDS) & set(wild_kinds):
         data["flowers"] = rng.choice((0, 0, 1, 1, 2, 3))
-    if variant.name == "sichuan":
+    if variant.HAS_VOID:
         used = {k // 9 for k in hand} | {Tile.parse(m.get("tile") or m["tiles"][-2:]).kind // 9
                                            for m in melds}
         void = next(s for s in (0, 1, 2) if s not in used) if len(used) < 3 else None
@@ -475,7 +458,7 @@ def _spot(table: Table, number: int, index: int, seat: int, min_waits: int) -> S
         return None
     if variant.shanten(position) != 0:
         return None
-    data = position_json(position, seen=_seen_by(table, seat))
+    data = position_json(position, seen=table.public_tiles(seat))
     try:
         answer = solve(Position.from_json(data))
     except (PuzzleError, PositionError):
@@ -483,19 +466,6 @@ def _spot(table: Table, number: int, index: int, seat: int, min_waits: int) -> S
     if len(answer.waits) < min_waits:
         return None
     return Spot(number, index, seat, data)
-
-
-def _seen_by(table: Table, seat: int) -> list[Tile]:
-    tiles: list[Tile] = []
-    for other, state in enumerate(table.seats):
-        if other != seat:
-            if state.won:
-                tiles.extend(state.tiles())
-            tiles.extend(t for m in state.melds if not m.is_concealed for t in m.tiles)
-        tiles.extend(t for t, claimed in state.river if not claimed)
-    if table.setup.indicator is not None:
-        tiles.append(table.setup.indicator)
-    return tiles
 
 
 def position_json(position: Position, seen: Sequence[Tile] = ()) -> dict[str, Any]:
@@ -510,7 +480,7 @@ def position_json(position: Position, seen: Sequence[Tile] = ()) -> dict[str, An
     data["seat"] = position.seat
     data["dealer"] = position.dealer
     data["self_draw"] = True  # the question is always "what wins on your next draw?"
-    if variant.name == "jiaxing":
+    if "round_wind" in variant.HAND_FIELDS:
         data["round_wind"] = "ESWN"[position.round_wind]
         if position.bank:
             data["bank"] = list(position.bank)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import ClassVar
+from functools import cached_property
+from typing import Any, ClassVar
 
-from games import settlement
-from games.log import Event
+from games.events import Event
 from games.position import Position
 from games.tiles import TILES, Meld, Tile
-from games.variants import Jiaxing, Putian, Score, Sichuan, Variant
+from games.variants import Score, Variant
 
 WHITE = 31
 
@@ -141,15 +141,30 @@ class Table:
     """One hand in play. Subclasses set the variant's switches."""
 
     variant: ClassVar[type[Variant]]
-    HAND_SIZE: ClassVar[int] = 13
-    TILES_IN_PLAY: ClassVar[int] = 136
+    """The variant's scoring class: hand size, tiles, claims and rule ids come from it."""
     OUT_OF_PLAY: ClassVar[int] = 0
-    CLAIMS_STOP_AT: ClassVar[int] = 0  # claims need at least this many tiles left (JX-2.8)
-    HAS_CHOW: ClassVar[bool] = False
-    HAS_PUNG: ClassVar[bool] = True
-    DISCARD_WINS: ClassVar[bool] = True
-    PLAY_ON: ClassVar[bool] = False  # Sichuan: winners leave, the others play on
-    SETUP_RULE: ClassVar[str] = "C-1"
+    """Tiles turned up before play and out of it (JX-4 indicator, PT-2 golds)."""
+    CLAIMS_STOP_AT: ClassVar[int] = 0
+    """Claims on a discard need at least this many tiles left in the wall (JX-2.8)."""
+    PLAY_ON: ClassVar[bool] = False
+    """Winners leave and the others play on (SC-3.2) instead of the hand ending."""
+    LIMITS_DISCARDS: ClassVar[bool] = False
+    """:meth:`check_discard` refuses some discards (golds, the void suit, the ready lock)."""
+    CLEARS_ON_PASS: ClassVar[bool] = False
+    """:meth:`on_pass` has state to clear when a discard passes (a robbed kong, SC-5.18)."""
+    LEAVE_RULE: ClassVar[str] = "C-2"
+    """The rule an event by a player who left breaks (JX-10.6, SC-6.6)."""
+    NO_CLAIM_RULE: ClassVar[str]
+    """The rule a chow or pung breaks in a variant without it (SC-3, PT-4)."""
+    ROB_KONG_RULE: ClassVar[str]
+    """The rule robbing a kong follows or breaks (JX-8, SC-5.18; PT-4: no added kong)."""
+    FIRST_DISCARD_WINNER_RULE: ClassVar[str]
+    """The rule a second win on the discard that ended the hand breaks (PT-5.2)."""
+    _handler_map: ClassVar[dict[str, Callable[[Table, Event], None]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handler_map = cls._handlers()
 
     def __init__(self, setup: HandSetup) -> None:
         self.setup = setup
@@ -185,10 +200,10 @@ class Table:
     def _deal(self) -> None:
         setup = self.setup
         for seat, tiles in enumerate(setup.deal):
-            want = self.HAND_SIZE + (1 if seat == self.dealer else 0)
+            want = self.variant.HAND_SIZE + (1 if seat == self.dealer else 0)
             if len(tiles) != want:
                 raise RuleViolation(
-                    self.SETUP_RULE,
+                    self.variant.SETUP_RULE,
                     f"{self.name(seat)} was dealt {len(tiles)} "
                     f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
                     f" gets {want}",
@@ -202,7 +217,8 @@ class Table:
             f"{self.name(s)}'s deal" for s in range(4) if self.seats[s].hand[kind]))
         # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
         # leaves them out of their kinds' counts.
-        self.tiles_left = self.TILES_IN_PLAY - self.OUT_OF_PLAY - sum(self.used)
+        in_play = 4 * len(self.variant.tile_kinds())
+        self.tiles_left = in_play - self.OUT_OF_PLAY - sum(self.used)
         if self.wall is not None:
             for tile in self.wall:
                 self.used[tile.kind] += 1
@@ -216,30 +232,28 @@ class Table:
             # Wall tiles are counted as used above; draws from it re-count nothing.
 
     def _copies(self, kind: int) -> int:
-        stub = self.__dict__.get("_stub")
-        if stub is None:
-            stub = self.__dict__["_stub"] = self._position_stub()
-        return self.variant.copies(stub, kind)
+        return self.variant.copies(self._position_stub, kind)
 
+    @cached_property
     def _position_stub(self) -> Position:
+        """An empty position with the hand's wildcards, for questions about copies."""
         return Position(variant=self.variant, hand=(), wildcards=self.setup.wildcards)
 
     def _check_copies(self, rule: str, where: Callable[[int], str]) -> None:
-        limits = self._copy_limits()
+        limits = self._copy_limits
         for kind in range(34):
             if self.used[kind] > limits[kind]:
                 self.used[kind] -= 1
                 self._use(kind, rule, where(kind))
 
+    @cached_property
     def _copy_limits(self) -> list[int]:
-        limits: list[int] | None = self.__dict__.get("_limits")
-        if limits is None:
-            limits = self.__dict__["_limits"] = [self._copies(k) for k in range(34)]
-        return limits
+        """Copies of each kind in play (C-1; fewer for turned-up kinds, JX-4, PT-2)."""
+        return [self._copies(k) for k in range(34)]
 
     def _use(self, kind: int, rule: str, where: str) -> None:
         self.used[kind] += 1
-        limits = self._copy_limits()
+        limits = self._copy_limits
         if self.used[kind] > limits[kind]:
             rule = self.copy_rule(kind) if limits[kind] < 4 else rule
             raise RuleViolation(
@@ -312,6 +326,32 @@ class Table:
             bomb=bomb,
         )
 
+    def public_tiles(self, seat: int) -> list[Tile]:
+        """The tiles ``seat`` sees besides its own hand and melds: the other players' open
+        melds (a concealed kong stays hidden), a winner's shown hand (SC-3.2), every
+        discard not claimed, and the turned-up indicator (JX-4)."""
+        tiles: list[Tile] = []
+        for other, state in enumerate(self.seats):
+            if other != seat:
+                if state.won:
+                    tiles.extend(state.tiles())
+                tiles.extend(t for m in state.melds if not m.is_concealed for t in m.tiles)
+            tiles.extend(t for t, claimed in state.river if not claimed)
+        if self.setup.indicator is not None:
+            tiles.append(self.setup.indicator)
+        return tiles
+
+    def visible_to(self, seat: int) -> list[int]:
+        """How many of each kind ``seat`` can see: its own hand and melds, the
+        :meth:`public_tiles` and every laid-out flower (PT-3.3)."""
+        state = self.seats[seat]
+        counts = list(state.hand)
+        for tile in [*(t for m in state.melds for t in m.tiles), *self.public_tiles(seat)]:
+            counts[tile.kind] += 1
+        for kind in self.variant.FLOWER_KINDS:
+            counts[kind] += sum(s.flowers for s in self.seats)
+        return counts
+
     def next_seat(self, seat: int) -> int:
         """The next seat in playing order still playing (C-2, SC-3.2)."""
         seats = self.seats
@@ -331,11 +371,10 @@ class Table:
         """Apply one event, or raise :class:`RuleViolation` naming the rule."""
         if self.phase is _ENDED:
             raise self._after_the_end(event)
-        handler = self._handler_map.get(event.type) if "_handler_map" in type(self).__dict__ \
-            else self._handlers().get(event.type)
+        handler = self._handler_map.get(event.type)
         if handler is None:
             raise RuleViolation(
-                self.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
+                self.variant.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
             )
         if event.actor is not None and self.seats[event.actor].left:
             raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
@@ -366,76 +405,54 @@ class Table:
             rule, f"{self.name(event.actor)} can't {what}: {self.name(last.seat)} won it ({order})"
         )
 
-    FIRST_DISCARD_WINNER_RULE: ClassVar[str] = "SC-3.1"
-
     def apply_run(self, events: Sequence[Event]) -> int:
         """Apply events up to the first ``end``; returns how many were applied.
 
-        Same checks as :meth:`apply`, with the plain draw from the front and the
-        discard of a variant without discard limits done inline: they are nearly
-        every event of a log, and validation speed matters for uploads.
+        The same as :meth:`apply` event by event; the plain draw from the front and
+        the plain discard, nearly every event of a log, skip the handler lookup and go
+        straight to the helpers their handlers use (validation speed matters for
+        uploads).
         """
-        seats = self.seats
-        wall = self.wall
-        plain_discards = not self._limits_discards
-        plain_pass = type(self)._pass_discard is Table._pass_discard
         applied = 0
         for event in events:
-            kind = event.type
-            actor = event.actor
-            tile = event.tile
-            if (kind == "draw" and wall is not None and tile is not None and actor is not None
-                    and event.source == "front" and not self.need_back
-                    and self.tiles_left > 0):
-                if self.phase is _DISCARDED:
-                    nxt = (self.last_discard[0] + 1) % 4 if self.last_discard else -1
-                    if (plain_pass and not self.discard_winners and nxt >= 0
-                            and not seats[nxt].won and not seats[nxt].left):
-                        self.turn = nxt  # the discard passes (inline _pass_discard)
-                        self.kong_discard = False
-                        self.phase = _DRAW
-                    else:
-                        self._pass_discard()
-                if (self.phase is _DRAW and actor == self.turn and not self.need_back
-                        and not seats[actor].left and wall[self.front] is tile):
-                    self.front += 1
-                    self.tiles_left -= 1
-                    seats[actor].hand[tile.kind] += 1
-                    self.drawn = tile
-                    self.after_kong = False
-                    self.phase = _TURN
-                    self.seen_events += 1
-                    applied += 1
-                    continue
-            elif (kind == "discard" and tile is not None
-                  and self.phase is _TURN and actor == self.turn
-                  and seats[actor].hand[tile.kind] > 0 and not seats[actor].left
-                  and (plain_discards or self._plain_discard(actor, tile))):
-                self._record_discard(actor, tile)
-                self.seen_events += 1
-                applied += 1
-                continue
-            elif kind == "end":
+            if event.type == "end":
                 return applied
-            self.apply(event)
+            if not self._plain_step(event):
+                self.apply(event)
             applied += 1
         return applied
 
+    def _plain_step(self, event: Event) -> bool:
+        """Apply a plain front draw or discard as its handler would; False if it isn't one
+        (then :meth:`apply` takes it, with every check and message)."""
+        actor, tile = event.actor, event.tile
+        if actor is None or tile is None or self.seats[actor].left:
+            return False
+        if event.type == "draw":
+            if event.source != "front" or self.wall is None:
+                return False
+            if self.phase is _DISCARDED:
+                self._pass_discard()
+            if not (self.phase is _DRAW and actor == self.turn and not self.need_back
+                    and self.tiles_left > 0 and self.wall[self.front] is tile):
+                return False
+            self._draw(actor, tile, back=False)
+        elif event.type == "discard":
+            if not (self.phase is _TURN and actor == self.turn
+                    and self.seats[actor].hand[tile.kind] > 0):
+                return False
+            if self.LIMITS_DISCARDS:
+                self.check_discard(actor, tile)
+            self._record_discard(actor, tile)
+        else:
+            return False
+        self.seen_events += 1
+        return True
+
     @classmethod
     def _handlers(cls) -> dict[str, Callable[[Table, Event], None]]:
-        """Event type → handler, looked up once per class (replay speed)."""
-        found: dict[str, Callable[[Table, Event], None]] | None = cls.__dict__.get("_handler_map")
-        if found is None:
-            found = {
-                name[4:]: getattr(cls, name)
-                for name in dir(cls)
-                if name.startswith("_on_")
-            }
-            cls._handler_map = found
-        return found
-
-    LEAVE_RULE: ClassVar[str] = "C-2"
-    _handler_map: ClassVar[dict[str, Callable[[Table, Event], None]]]
+        """Event type → handler (``_on_<type>``), built once per class (replay speed)."""
+        return {name[4:]: getattr(cls, name) for name in dir(cls) if name.startswith("_on_")}
 
     def _wrong_time(self, event: Event, what: str) -> RuleViolation:
         actor = event.actor or 0
@@ -455,7 +472,7 @@ class Table:
             return "JX-9"
         if (self.phase is Phase.TURN and actor == self.turn and event.type == "draw"
                 and self.drawn is None and self.any_claim and self.seats[actor].melds):
-            return "JX-2.7" if self.HAS_CHOW else "SC-3"
+            return "JX-2.7" if self.variant.HAS_CHOW else "SC-3"
         return "C-2"
 
     def _waiting_for(self) -> str:
@@ -498,6 +515,10 @@ class Table:
                 f"{'back' if self.need_back else 'front'} of the wall"
                 f"{' (a replacement)' if self.need_back else ''}",
             )
+        self._draw(actor, tile, back)
+
+    def _draw(self, actor: int, tile: Tile, back: bool) -> None:
+        """A checked draw: from the wall into the hand; the actor's turn begins."""
         self._take_from_wall(actor, tile, back)
         self.seats[actor].hand[tile.kind] += 1
         self.drawn = tile
@@ -540,6 +561,11 @@ class Table:
         self.kong_discard = False
         self.phase = _DRAW
         self.need_back = False
+        if self.CLEARS_ON_PASS:
+            self.on_pass()
+
+    def on_pass(self) -> None:
+        """What a variant clears when a discard passes (with :attr:`CLEARS_ON_PASS`)."""
 
     # discard
 
@@ -555,7 +581,7 @@ class Table:
             raise RuleViolation(
                 "C-1", f"{self.name(actor)} can't discard {tile}: it is not in their hand"
             )
-        if self._limits_discards:
+        if self.LIMITS_DISCARDS:
             self.check_discard(actor, tile)
         self._record_discard(actor, tile)
 
@@ -572,15 +598,11 @@ class Table:
         if self.discard_winners:
             self.discard_winners = []
         self.phase = _DISCARDED
+        self.after_discard(actor)
 
-    def _plain_discard(self, seat: int, tile: Tile) -> bool:
-        """A discard within the variant's limits that needs no more bookkeeping."""
-        self.check_discard(seat, tile)
-        return type(self)._on_discard is Table._on_discard
-
-    @property
-    def _limits_discards(self) -> bool:
-        return type(self).check_discard is not Table.check_discard
+    def after_discard(self, seat: int) -> None:
+        """Variant bookkeeping after a discard (Putian: the gold can't be robbed any more,
+        a pending ready declaration is checked)."""
 
     def check_discard(self, seat: int, tile: Tile) -> None:
         """Variant limits on discards (gold, void suit, the ready lock)."""
@@ -611,7 +633,7 @@ class Table:
                 f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
                 "pung or kong)",
             )
-        if not (self.tiles_left >= self.CLAIMS_STOP_AT):
+        if self.tiles_left < self.CLAIMS_STOP_AT:
             raise RuleViolation(
                 "JX-2.8",
                 f"{self.name(actor)} can't {what}: no claims once fewer than four tiles "
@@ -636,7 +658,7 @@ class Table:
 
     def _on_chi(self, event: Event) -> None:
         actor = self._actor(event)
-        if not (self.HAS_CHOW):
+        if not self.variant.HAS_CHOW:
             raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no chow")
         tile = self._tile(event)
         discarder, _ = self._claimable(event, f"chow {tile}")
@@ -677,13 +699,11 @@ class Table:
         self.seats[actor].melds.append(Meld.chi(TILES[kinds[0]]))
         self._after_claim(actor, discarder, Phase.TURN)
 
-    NO_CLAIM_RULE: ClassVar[str] = "SC-3"
-
     def _on_peng(self, event: Event) -> None:
         actor = self._actor(event)
         tile = self._tile(event)
-        if not (self.HAS_PUNG):
-            raise RuleViolation("PT-4", f"{self.variant.name.capitalize()} has no pung")
+        if not self.variant.HAS_PUNG:
+            raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no pung")
         discarder, _ = self._claimable(event, f"pung {tile}")
         self.check_meld_tile(actor, tile, "pung")
         hand = self.seats[actor].hand
@@ -725,9 +745,9 @@ class Table:
             raise RuleViolation("C-3", f"unknown kong kind {kind!r}")
 
     def _exposed_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (self.HAS_PUNG):
+        if "exposed" not in self.variant.KONG_KINDS:
             raise RuleViolation(
-                "PT-4",
+                self.variant.KONG_RULE,
                 f"{self.variant.name.capitalize()} has no exposed kong: only concealed kongs",
             )
         discarder, _ = self._claimable(event, f"kong {tile}")
@@ -786,9 +806,10 @@ class Table:
         self.drawn = None
 
     def _added_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (self.HAS_PUNG):
+        if "added" not in self.variant.KONG_KINDS:
             raise RuleViolation(
-                "PT-4", f"{self.variant.name.capitalize()} has no added kong: only concealed kongs"
+                self.variant.KONG_RULE,
+                f"{self.variant.name.capitalize()} has no added kong: only concealed kongs",
             )
         self._own_kong_allowed(event, actor, tile, f"add {tile} to a kong")
         state = self.seats[actor]
@@ -875,11 +896,11 @@ class Table:
         return not self.seats[seat].discarded and not self.any_claim
 
     def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (self.DISCARD_WINS):
+        if not self.variant.DISCARD_WINS:
             raise RuleViolation(
-                "JX-5.1",
-                f"{self.name(actor)} can't win on {tile}: in Jiaxing a win is by "
-                "self-draw only, never on a discard",
+                self.variant.DISCARD_WIN_RULE,
+                f"{self.name(actor)} can't win on {tile}: in "
+                f"{self.variant.name.capitalize()} a win is by self-draw only, never on a discard",
             )
         if self.phase is not Phase.DISCARDED or self.last_discard is None:
             raise self._wrong_time(event, f"win on {tile}")
@@ -941,8 +962,6 @@ class Table:
         if not self.ended:
             self.discard_winners.append(actor)
 
-    ROB_KONG_RULE: ClassVar[str] = "JX-8"
-
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
         raise RuleViolation("PT-5.5", "robbing the gold exists only in Putian")
 
@@ -965,9 +984,7 @@ class Table:
     def _record_win(
         self, seat: int, tile: Tile, target: int | None, how: str | None, score: Score
     ) -> None:
-        if target is None:
-            self.seats[seat].hand[tile.kind] -= 0  # the drawn tile is already in hand
-        else:
+        if target is not None:  # a self-drawn tile is already in the hand
             self.seats[seat].hand[tile.kind] += 1
             if how != "robbing_kong":
                 after_kong = self.kong_discard
@@ -1037,6 +1054,10 @@ class Table:
         self.end_reason = reason
         return list(self.deltas)
 
+    def settlement_rule(self) -> str:
+        """The rule that decides this hand's settlement, for messages about wrong deltas."""
+        return "C-6"
+
     def _all_but_one_won(self) -> bool:
         return False
 
@@ -1101,7 +1122,7 @@ class Table:
                         actions.append(
                             Action(seat, Event("gang", seat, tile=TILES[kind], kind="concealed"))
                         )
-                if self.HAS_PUNG:
+                if "added" in self.variant.KONG_KINDS:
                     for meld in state.melds:
                         if meld.type == "peng" and state.hand[meld.first.kind]:
                             actions.append(
@@ -1116,7 +1137,7 @@ class Table:
     def discardable(self, seat: int) -> list[int]:
         """The kinds a seat may discard now (variants narrow it: golds, void, ready)."""
         hand = self.seats[seat].hand
-        if type(self).check_discard is Table.check_discard:
+        if not self.LIMITS_DISCARDS:
             return [kind for kind in range(34) if hand[kind]]
         return [kind for kind in range(34) if hand[kind] and self.discard_ok(seat, TILES[kind])]
 
@@ -1164,22 +1185,18 @@ class Table:
             counts = real
         return self.variant.shanten_of(stub[1], counts, wild)
 
-    @property
+    @cached_property
     def _stubs(self) -> dict[int, tuple[tuple[int, int | None], Position]]:
-        stubs = self.__dict__.get("_stub_cache")
-        if stubs is None:
-            stubs = self.__dict__["_stub_cache"] = {}
-        return stubs
+        """Each seat's melds as an empty position, rebuilt when its melds or void change."""
+        return {}
 
     def can_self_draw(self, seat: int, tile: Tile) -> bool:
         try:
             self.check_winner(seat)
         except RuleViolation:
             return False
-        if self.shape_shanten(seat, self.seats[seat].hand) > -1 and not (
-            self.variant is Putian
-            and sum(self.seats[seat].hand[k] for k in self.setup.wildcards) >= 3
-        ):
+        if (self.shape_shanten(seat, self.seats[seat].hand) > -1
+                and not self.may_win_without_shape(seat)):
             return False
         position = self.seat_position(
             seat,
@@ -1189,11 +1206,14 @@ class Table:
             last_tile=self.tiles_left == 0,  # JX-7.6, a last replacement included
             first_turn=self.first_turn(seat),
         )
-        if self.variant.shanten(position) > -1 and not (
-            self.variant is Putian and Putian.bomb(position)
-        ):
+        if self.variant.shanten(position) > -1 and not self.variant.wins_without_shape(position):
             return False
         return self.variant.score(position).win
+
+    def may_win_without_shape(self, seat: int) -> bool:
+        """Whether the seat's tiles might win without a winning shape (Putian bombs, PT-5.6);
+        a cheap test before the position is built."""
+        return False
 
     def can_win_on(
         self,
@@ -1233,7 +1253,7 @@ class Table:
             state = self.seats[seat]
             if state.out:
                 continue
-            if self.DISCARD_WINS and (
+            if self.variant.DISCARD_WINS and (
                 not self.discard_winners
                 or ((seat - discarder) % 4 > (self.discard_winners[-1] - discarder) % 4)
             ):
@@ -1252,23 +1272,23 @@ class Table:
                 continue
             if not self.meld_tile_ok(seat, tile.kind):
                 continue
-            if self.HAS_PUNG and state.hand[tile.kind] >= 2:
+            if self.variant.HAS_PUNG and state.hand[tile.kind] >= 2:
                 actions.append(Action(seat, Event("peng", seat, tile=tile, target=discarder)))
-            if self.HAS_PUNG and state.hand[tile.kind] >= 3 and self.tiles_left:
+            if ("exposed" in self.variant.KONG_KINDS and state.hand[tile.kind] >= 3
+                    and self.tiles_left):
                 actions.append(
                     Action(seat, Event("gang", seat, tile=tile, target=discarder, kind="exposed"))
                 )
-            if self.HAS_CHOW and seat == (discarder + 1) % 4 and tile.kind < 27:
+            if self.variant.HAS_CHOW and seat == (discarder + 1) % 4 and tile.kind < 27:
                 actions.extend(self._chows(seat, discarder, tile))
-        if self.phase is Phase.DISCARDED and (self.discard_winners or True):
-            nxt = self.next_seat(self.discard_winners[-1] if self.discard_winners else discarder)
-            if self.tiles_left == 0:
-                actions.append(Action(nxt, Event("end", None, reason="exhausted")))
-            else:
-                tile_next = self.peek_wall(False)
-                actions.append(
-                    Action(nxt, Event("draw", nxt, tile=tile_next, source="front"), note="pass")
-                )
+        nxt = self.next_seat(self.discard_winners[-1] if self.discard_winners else discarder)
+        if self.tiles_left == 0:
+            actions.append(Action(nxt, Event("end", None, reason="exhausted")))
+        else:
+            tile_next = self.peek_wall(False)
+            actions.append(
+                Action(nxt, Event("draw", nxt, tile=tile_next, source="front"), note="pass")
+            )
         return actions
 
     def may_claim(self, seat: int) -> bool:
@@ -1334,655 +1354,20 @@ class Table:
         return 0
 
 
-# -- Jiaxing ------------------------------------------------------------------
-
-
-class JiaxingTable(Table):
-    """JX-1–JX-10."""
-
-    variant = Jiaxing
-    TILES_IN_PLAY = 136
-    OUT_OF_PLAY = 1  # the indicator (JX-4)
-    CLAIMS_STOP_AT = 4
-    HAS_CHOW = True
-    DISCARD_WINS = False
-    SETUP_RULE = "JX-1"
-    LEAVE_RULE = "JX-10.6"
-
-    def __init__(self, setup: HandSetup) -> None:
-        super().__init__(setup)
-        self.gave_up_seats: set[int] = set()
-
-    def copy_rule(self, kind: int) -> str:
-        return "JX-4"
-
-    def _copies(self, kind: int) -> int:
-        indicator = self.setup.indicator
-        return 3 if indicator is not None and indicator.kind == kind else 4
-
-    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        if self.is_wild(tile.kind):
-            raise RuleViolation(
-                "JX-2.9",
-                f"{self.name(seat)} can't {what} {tile}: wildcards never take part in a "
-                "chow, pung or kong",
-            )
-        if self.seats[seat].gave_up:
-            raise RuleViolation("JX-9", f"{self.name(seat)} gave up and only draws and discards")
-
-    def check_claimer(self, seat: int, what: str) -> None:
-        if self.seats[seat].gave_up:
-            raise RuleViolation(
-                "JX-9", f"{self.name(seat)} can't {what}: they gave up and only draw and discard"
-            )
-
-    def check_winner(self, seat: int) -> None:
-        if self.seats[seat].gave_up:
-            raise RuleViolation("JX-9", f"{self.name(seat)} gave up and can't win this hand")
-
-    def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
-        super()._after_claim(actor, discarder, then)
-        state = self.seats[actor]
-        in_contract = {s for pair in self.contracts for s in pair}
-        # JX-9: pair by pair, among players still playing normally.
-        if (
-            state.claims_from[discarder] == 3
-            and actor not in in_contract
-            and discarder not in in_contract
-            and not self.seats[discarder].gave_up
-        ):
-            self.contracts.append((actor, discarder))
-            others = [(actor + step) % 4 for step in range(1, 4)]
-            self.contract_queue = [
-                s
-                for s in others
-                if s != discarder and s not in in_contract and not self.seats[s].gave_up
-            ]
-            if self.contract_queue:
-                self.contract_resume = self.phase
-                self.phase = Phase.CONTRACT
-
-    def _on_contract(self, event: Event) -> None:
-        actor = self._actor(event)
-        if self.phase is not Phase.CONTRACT:
-            raise RuleViolation(
-                "JX-9", f"{self.name(actor)} can't answer a contract: no contract was just formed"
-            )
-        if not (actor == self.contract_queue[0]):
-            raise RuleViolation(
-                "JX-9",
-                f"{self.name(self.contract_queue[0])} answers the contract first "
-                "(in playing order)",
-            )
-        self.settlement_notes.append(f"JX-9 {event.choice}")
-        if event.choice == "give_up":
-            self.seats[actor].gave_up = True
-            self.gave_up_seats.add(actor)
-        self.contract_queue.pop(0)
-        if not self.contract_queue:
-            self.phase = self.contract_resume
-
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
-        return settlement.jiaxing_win_deltas(
-            seat,
-            score.points,
-            contracts=self.contracts,
-            gave_up=self.gave_up_seats,
-            robbed=target if how == "robbing_kong" else None,
-        )
-
-    def on_leave(self, seat: int) -> None:
-        # JX-10.6: the hand ends; the leaver's fee and penalty are match-level charges.
-        self.phase = Phase.ENDED
-        self.end_reason = "abandoned"
-
-    def first_turn(self, seat: int) -> bool:
-        return not self.seats[seat].discarded and not self.any_claim
-
-    def _legal_turn(self) -> list[Action]:
-        actions = super()._legal_turn()
-        if self.seats[self.turn].gave_up:  # 抓一张打一张 (JX-9)
-            actions = [a for a in actions if a.event.type == "discard"]
-        return actions
-
-
-# -- Putian -------------------------------------------------------------------
-
-
-class PutianTable(Table):
-    """PT-1–PT-7."""
-
-    variant = Putian
-    HAND_SIZE = 16
-    TILES_IN_PLAY = 112
-    OUT_OF_PLAY = 2  # the two turned-up golds (PT-2)
-    HAS_PUNG = False
-    SETUP_RULE = "PT-1"
-    NO_CLAIM_RULE = "PT-4"
-    ROB_KONG_RULE = "PT-4"
-    FIRST_DISCARD_WINNER_RULE = "PT-5.2"
-
-    def __init__(self, setup: HandSetup) -> None:
-        super().__init__(setup)
-        self.white_is_gold = WHITE in setup.wildcards
-        self.gold_robbable = True
-        self.flower_turn = self.dealer
-        self.flower_left = 0
-        self.flower_stage = "flower"
-        self.pass_offset = 0
-        self._begin_flower_pass()
-
-    def _copies(self, kind: int) -> int:
-        return 3 if kind in self.setup.wildcards else 4
-
-    def copy_rule(self, kind: int) -> str:
-        return "PT-2"
-
-    # PT-3.1: passes from the dealer in playing order; in a player's slot they lay out
-    # every white they hold then, each followed by a replacement from the back; whites
-    # drawn meanwhile wait for the next pass.
-
-    def _begin_flower_pass(self) -> None:
-        self.pass_offset = 0
-        self._enter_flower_slot()
-
-    def _enter_flower_slot(self) -> None:
-        while self.pass_offset < 4 and not self.white_is_gold:
-            seat = (self.dealer + self.pass_offset) % 4
-            due = self.seats[seat].hand[WHITE]
-            if due:
-                self.phase = Phase.FLOWERS
-                self.flower_turn, self.flower_left, self.flower_stage = seat, due, "flower"
-                return
-            self.pass_offset += 1
-        if not self.white_is_gold and any(s.hand[WHITE] for s in self.seats):
-            self._begin_flower_pass()
-            return
-        self.phase = Phase.TURN
-        self.turn = self.dealer
-        self.drawn = None
-
-    def _on_flower(self, event: Event) -> None:
-        actor = self._actor(event)
-        tile = self._tile(event)
-        if not (tile.kind == WHITE and not self.white_is_gold):
-            raise RuleViolation(
-                "PT-3",
-                f"{self.name(actor)} can't lay out {tile}: only whites are flowers"
-                + (", and white is gold this hand (PT-3.4)" if self.white_is_gold else ""),
-            )
-        state = self.seats[actor]
-        if not (state.hand[WHITE] > 0):
-            raise RuleViolation("PT-3", f"{self.name(actor)} holds no white to lay out")
-        if self.phase is Phase.FLOWERS:
-            if not (actor == self.flower_turn and self.flower_stage == "flower"):
-                raise RuleViolation(
-                    "PT-3.1",
-                    "the opening replacements go in playing order from the dealer: "
-                    + self._flower_expectation(),
-                )
-            self.flower_stage = "draw"
-        else:
-            if not (self.phase is Phase.TURN and actor == self.turn):
-                raise RuleViolation(
-                    "PT-3.2", f"{self.name(actor)} can't lay out a white now: {self._waiting_for()}"
-                )
-            self.phase = Phase.DRAW
-            self.need_back = True
-            self.need_back_reason = "flower"
-            self.drawn = None
-        state.hand[WHITE] -= 1
-        state.flowers += 1
-
-    def _flower_expectation(self) -> str:
-        seat = self.flower_turn
-        if self.flower_stage == "flower":
-            return f"{self.name(seat)} lays out a white next"
-        return f"{self.name(seat)} draws a replacement from the back next"
-
-    def _on_draw(self, event: Event) -> None:
-        if self.phase is not Phase.FLOWERS:
-            super()._on_draw(event)
-            return
-        actor = self._actor(event)
-        tile = self._tile(event)
-        if not (
-            actor == self.flower_turn and self.flower_stage == "draw" and event.source == "back"
-        ):
-            raise RuleViolation(
-                "PT-3.1", "the opening replacements go in order: " + self._flower_expectation()
-            )
-        self._take_from_wall(actor, tile, back=True)
-        self.seats[actor].hand[tile.kind] += 1
-        self.flower_left -= 1
-        if self.flower_left:
-            self.flower_stage = "flower"
-        else:
-            self.pass_offset += 1
-            self._enter_flower_slot()
-
-    def check_discard(self, seat: int, tile: Tile) -> None:
-        if self.is_wild(tile.kind):
-            raise RuleViolation(
-                "PT-2", f"{self.name(seat)} can't discard {tile}: golds can never be discarded"
-            )
-        state = self.seats[seat]
-        if not (tile.kind != WHITE or self.white_is_gold):
-            raise RuleViolation(
-                "PT-3.2", f"{self.name(seat)} can't discard a white: it is laid out as a flower"
-            )
-        if not (self.white_is_gold or state.hand[WHITE] == 0):
-            raise RuleViolation(
-                "PT-3.2", f"{self.name(seat)} must lay out their white before discarding"
-            )
-        if state.ready and self.drawn is not None:
-            if not (tile == self.drawn):
-                raise RuleViolation(
-                    "PT-5.3",
-                    f"{self.name(seat)} declared ready: the drawn {self.drawn} is "
-                    "discarded unless it wins",
-                )
-
-    def _on_discard(self, event: Event) -> None:
-        super()._on_discard(event)
-        self.gold_robbable = False
-        actor = self._actor(event)
-        state = self.seats[actor]
-        if state.ready_pending:
-            state.ready_pending = False
-            position = self.seat_position(actor)
-            if not (self.variant.shanten(position) == 0):
-                raise RuleViolation(
-                    "PT-5.3", f"{self.name(actor)} declared ready, but their hand is not ready"
-                )
-            state.ready = True  # the lock starts with the next draw
-
-    def _on_ready(self, event: Event) -> None:
-        actor = self._actor(event)
-        if self.phase is not Phase.TURN or actor != self.turn:
-            raise self._wrong_time(event, "declare ready")
-        state = self.seats[actor]
-        if state.ready and not state.ready_pending:
-            raise RuleViolation("PT-5.3", f"{self.name(actor)} is already ready")
-        state.ready_pending = True
-
-    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        if self.is_wild(tile.kind):
-            raise RuleViolation("PT-2", f"{self.name(seat)} can't {what} golds")
-
-    def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
-        if not (
-            self.gold_robbable
-            and self.phase is Phase.TURN
-            and self.turn == self.dealer
-            and not self.seats[self.dealer].discarded
-        ):
-            raise RuleViolation(
-                "PT-5.5",
-                f"{self.name(actor)} can't rob the gold: only after the opening "
-                "replacements and before the dealer's first discard",
-            )
-        if not (self.is_wild(tile.kind)):
-            raise RuleViolation("PT-5.5", f"{self.name(actor)} can't rob {tile}: it is not a gold")
-        if not (self.used[tile.kind] < 4 or self.wall is not None):
-            raise RuleViolation("PT-5.5", "that gold is no longer on the table")
-        position = self._rob_gold_position(actor, tile)
-        if not (position is not None):
-            raise RuleViolation(
-                "PT-5.5", f"{self.name(actor)} can't rob the gold: their hand is not ready"
-            )
-        assert position is not None
-        score = self._winning_score(actor, position, tile)
-        self.seats[actor].hand[tile.kind] += 1
-        if actor == self.dealer:
-            aside = next(
-                t
-                for t in self.seats[actor].tiles()
-                if t not in position.hand or self.seats[actor].hand[t.kind] > position.hand.count(t)
-            )
-            self.seats[actor].hand[aside.kind] -= 1
-        deltas = self.win_deltas(actor, None, "rob_gold", score)
-        for i in range(4):
-            self.deltas[i] += deltas[i]
-        self.wins.append(Win(actor, tile, None, "rob_gold", score, deltas))
-        self.seats[actor].won = True
-        self.after_win(actor, None)
-
-    def _rob_gold_position(self, seat: int, gold: Tile) -> Position | None:
-        """The 17-tile hand that robs the gold, the dealer setting one tile aside (PT-5.5)."""
-        tiles = self.seats[seat].tiles()
-        choices: list[list[Tile]] = [tiles]
-        if seat == self.dealer:
-            choices = []
-            for kind in sorted({t.kind for t in tiles}):
-                rest = list(tiles)
-                rest.remove(TILES[kind])
-                choices.append(rest)
-        best: Position | None = None
-        best_points = -1
-        for rest in choices:
-            position = self.seat_position(seat, win_tile=gold, robbing_gold=True)
-            position = position.with_hand((*rest, gold), gold)
-            score = self.variant.score(position)
-            if score.win and score.points > best_points:
-                best, best_points = position, score.points
-        return best
-
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
-        bomb = score.extra.get("bomb")
-        flowers = [self.flower_points(s) for s in range(4)]
-        flowers[seat] = int(score.extra.get("flower_points", flowers[seat]))
-        losers = [flowers[s] for s in range(4) if s != seat]
-        if max(losers) != min(losers):
-            self.settlement_notes.append("PT-7.4 算花")
-        if seat != self.dealer:
-            self.settlement_notes.append("PT-7.2 dealer pays 2 more")
-        if self.setup.dealer_streak:
-            self.settlement_notes.append("PT-7.1 streak base")
-        return settlement.putian_win_deltas(
-            seat,
-            self.dealer,
-            dealer_streak=self.setup.dealer_streak,
-            flower_points=flowers,
-            bomb=None if bomb == "small" else bomb,
-        )
-
-    def flower_points(self, seat: int) -> int:
-        """PT-6 for any seat (算花 among losers, PT-7.4)."""
-        state = self.seats[seat]
-        golds = sum(n for k, n in enumerate(state.hand) if self.is_wild(k))
-        white_golds = state.hand[WHITE] if self.white_is_gold else 0
-        kongs = sum(1 for m in state.melds if m.is_concealed)
-        return settlement.putian_flower_points(
-            golds - white_golds, white_golds, state.flowers, kongs
-        )
-
-    def extra_turn_actions(self, seat: int) -> list[Action]:
-        state = self.seats[seat]
-        actions: list[Action] = []
-        if not self.white_is_gold and state.hand[WHITE]:
-            return [Action(seat, Event("flower", seat, tile=TILES[WHITE]))]
-        if not state.ready and not state.ready_pending:
-            actions.append(Action(seat, Event("ready", seat)))
-        if self.gold_robbable and seat == self.dealer and not state.discarded:
-            for other in range(4):
-                for kind in sorted(self.setup.wildcards):
-                    if self._rob_gold_position(other, TILES[kind]) is not None:
-                        actions.append(
-                            Action(other, Event("hu", other, tile=TILES[kind], how="rob_gold"))
-                        )
-                        break
-        position = self.seat_position(seat, self_draw=True)
-        if self.drawn is not None and Putian.bomb(position):
-            actions.append(Action(seat, Event("hu", seat, tile=self.drawn, how="bomb")))
-        return actions
-
-    def _legal_turn(self) -> list[Action]:
-        state = self.seats[self.turn]
-        if not self.white_is_gold and state.hand[WHITE]:
-            return [Action(self.turn, Event("flower", self.turn, tile=TILES[WHITE]))]
-        return super()._legal_turn()
-
-    def _legal_flowers(self) -> list[Action]:
-        seat = self.flower_turn
-        if self.flower_stage == "flower":
-            return [Action(seat, Event("flower", seat, tile=TILES[WHITE]))]
-        return [Action(seat, Event("draw", seat, tile=self.peek_wall(True), source="back"))]
-
-
-# -- Sichuan ------------------------------------------------------------------
-
-
-class SichuanTable(Table):
-    """SC-1–SC-6."""
-
-    variant = Sichuan
-    TILES_IN_PLAY = 108
-    PLAY_ON = True
-    SETUP_RULE = "SC-1"
-    LEAVE_RULE = "SC-6.6"
-    ROB_KONG_RULE = "SC-5.18"
-
-    def __init__(self, setup: HandSetup) -> None:
-        super().__init__(setup)
-        self.phase = Phase.DINGQUE
-        self.any_pung_or_kong = False
-        self.kong_payments: list[tuple[int, int, int]] = []  # (payer, receiver, amount)
-
-    def _on_dingque(self, event: Event) -> None:
-        actor = self._actor(event)
-        if self.phase is not Phase.DINGQUE:
-            raise RuleViolation(
-                "SC-2",
-                f"{self.name(actor)} can't name a void suit now: void suits are named "
-                "right after the deal",
-            )
-        if self.seats[actor].void is not None:
-            raise RuleViolation("SC-2", f"{self.name(actor)} already named a void suit")
-        suit = event.suit
-        if suit not in ("m", "p", "s"):
-            raise RuleViolation("SC-2", "the void suit is m, p or s")
-        assert suit is not None
-        self.seats[actor].void = "mps".index(suit)
-        if all(s.void is not None for s in self.seats):
-            self.phase = Phase.TURN
-            self.turn = self.dealer
-
-    def discardable(self, seat: int) -> list[int]:
-        hand = self.seats[seat].hand
-        void = self.seats[seat].void
-        if void is not None and any(hand[void * 9 : void * 9 + 9]):  # SC-2: void first
-            return [kind for kind in range(void * 9, void * 9 + 9) if hand[kind]]
-        return [kind for kind in range(34) if hand[kind]]
-
-    def check_discard(self, seat: int, tile: Tile) -> None:
-        void = self.seats[seat].void
-        if void is None or tile.kind // 9 == void:
-            return
-        if any(self.seats[seat].hand[void * 9 : void * 9 + 9]):
-            raise RuleViolation(
-                "SC-2",
-                f"{self.name(seat)} can't discard {tile}: they still "
-                f"hold their void suit {'mps'[void]}, which goes first",
-            )
-
-    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
-        void = self.seats[seat].void
-        if not (void is None or tile.kind // 9 != void):
-            raise RuleViolation(
-                "SC-2", f"{self.name(seat)} can't {what} {tile}: it is their void suit"
-            )
-
-    def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
-        self.any_pung_or_kong = True
-        super()._after_claim(actor, discarder, then)
-
-    def first_turn(self, seat: int) -> bool:
-        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet.
-        return not self.seats[seat].discarded and not self.any_pung_or_kong
-
-    def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
-        self.any_pung_or_kong = True
-        base = self.rule("base")
-        deltas = settlement.sichuan_kong_deltas(
-            seat, kind, still_in=self.players_in() or [seat], feeder=feeder
-        )
-        for payer in range(4):
-            if deltas[payer] < 0:
-                amount = -deltas[payer] * base
-                self.seats[seat].kong_income.append((payer, amount))
-                self.deltas[payer] -= amount
-                self.deltas[seat] += amount
-
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
-        if target is None:
-            return settlement.sichuan_self_draw_deltas(seat, score.points, self.players_in())
-        return settlement.sichuan_discard_win_deltas({seat: score.points}, target)
-
-    def after_win(self, seat: int, target: int | None) -> None:
-        if sum(1 for s in self.seats if s.won) >= 3:
-            self.phase = Phase.ENDED
-            self.end_reason = "win"
-            return
-        if target is None:
-            # SC-3.2: after a self-draw the next player still in draws.
-            self.turn = self.next_seat(seat)
-            self.phase = Phase.DRAW
-            self.need_back = False
-            self.drawn = None
-        # After a win on a discard (or a robbed kong) others may still win on the same
-        # tile (SC-3.1); the next draw decides where play goes on (SC-3.2).
-
-    def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
-        if self.rob_pending is not None and self.phase is Phase.DISCARDED:
-            raise RuleViolation("SC-5.18", f"{self.name(actor)}'s win on the robbed kong tile "
-                                "must be recorded as robbing the kong")
-        super()._discard_win(event, actor, tile)
-
-    def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        if self.phase is Phase.DISCARDED and self.rob_pending is not None:
-            # another robber of the same kong (一炮多响 on a kong)
-            konger, kong_tile = self.rob_pending
-            if not (event.target == konger and tile == kong_tile):
-                raise RuleViolation(
-                    "SC-5.18", f"{self.name(actor)} can rob only {self.name(konger)}'s {kong_tile}"
-                )
-            self.check_winner(actor)
-            self.check_discard_winner_order(actor, konger)
-            position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
-            score = self._winning_score(actor, position, tile)
-            self.discard_winners.append(actor)
-            self._record_win(actor, tile, konger, "robbing_kong", score)
-            return
-        konger_tile = self.pending_kong
-        super()._rob_kong(event, actor, tile)
-        self.rob_pending = konger_tile
-        if self.phase is not Phase.ENDED and konger_tile is not None:
-            self.last_discard = konger_tile
-            self.phase = Phase.DISCARDED
-
-    rob_pending: tuple[int, Tile] | None = None
-
-    @property
-    def robbed_kong_pending(self) -> bool:
-        return self.rob_pending is not None and self.phase is Phase.DISCARDED
-
-    def _pass_discard(self) -> None:
-        self.rob_pending = None
-        super()._pass_discard()
-
-    def _all_but_one_won(self) -> bool:
-        return sum(1 for s in self.seats if s.won) >= 3
-
-    def exhaustion_deltas(self) -> list[int]:
-        still_in = self.players_in()
-        if len(still_in) < 2:
-            return [0, 0, 0, 0]
-        cap_points = self._cap_points()
-        pigs = [s for s in still_in if self.is_flower_pig(s)]
-        ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
-        ready = {s: p for s, p in ready.items() if p > 0}
-        # SC-6.6: a payer who has left (a winner who left included) is refunded nothing.
-        income = {s: [(payer, amount) for payer, amount in self.seats[s].kong_income
-                      if not self.seats[payer].left] for s in still_in}
-        not_ready = [s for s in still_in if s not in ready]
-        if pigs and len(pigs) < len(still_in):
-            self.settlement_notes.append("SC-6.4a 查花猪")
-        if ready and any(s not in pigs for s in not_ready):
-            self.settlement_notes.append("SC-6.4b 查大叫")
-        if any(income[s] for s in not_ready):
-            self.settlement_notes.append("SC-6.4c kong refunds")
-        return settlement.sichuan_exhaustion_deltas(
-            still_in=still_in,
-            flower_pigs=pigs,
-            ready_points=ready,
-            cap_points=cap_points,
-            kong_income=income,
-        )
-
-    def is_flower_pig(self, seat: int) -> bool:
-        """花猪: tiles of all three suits, melds included (SC-6.4a)."""
-        state = self.seats[seat]
-        suits = {k // 9 for k, n in enumerate(state.hand) if n}
-        suits.update(m.first.kind // 9 for m in state.melds)
-        return len(suits) == 3
-
-    def best_wait_points(self, seat: int) -> int:
-        """查大叫: the most this ready hand could win, as a discard win (SC-6.4b)."""
-        position = self.seat_position(seat)
-        if self.variant.shanten(position) != 0:
-            return 0
-        waits = self.variant.waits_of(position, position.hand)
-        return max((w.score.points for w in waits.waits), default=0)
-
-    def on_leave(self, seat: int) -> None:
-        # SC-6.6: the leaver is charged and the others compensated; the hand goes on if
-        # it can. A leaver who had already won owes nothing and gets nothing back.
-        if not self.seats[seat].won:
-            self._charge_leaver(seat)
-        if len(self.players_in()) < 2:
-            self.phase = Phase.ENDED
-            self.end_reason = "abandoned"
-        elif self.turn == seat:
-            self.turn = self.next_seat(seat)
-            self.phase = Phase.DRAW
-            self.drawn = None
-
-    def _charge_leaver(self, leaver: int) -> None:
-        """SC-6.6: the charge to the house and the compensation to the others still in,
-        both from the leaver, split when the leaver's balance can't cover them."""
-        others = [s for s in self.players_in() if s != leaver]
-        result = settlement.sichuan_leave_deltas(
-            leaver,
-            {p: self._exhaustion_owed(leaver, p) for p in others},
-            cap_points=self._cap_points(),
-            factor=self.rule("escape_factor"),
-            minimum=self.rule("escape_minimum"),
-            balance=self._balance_in_points(leaver),
-        )
-        for seat in range(4):
-            self.deltas[seat] += result.deltas[seat]
-        self.fees[leaver] += result.charge
-        self.settlement_notes.append("SC-6.6 leaving")
-
-    def _balance_in_points(self, seat: int) -> int | None:
-        """What a seat has now, in whole points (balances are in beans, SC-6.5)."""
-        if self.setup.balances is None:
-            return None
-        coefficient = self.rule("room_coefficient")
-        return (self.setup.balances[seat] + self.deltas[seat] * coefficient) // coefficient
-
-    def _cap_points(self) -> int:
-        return int(self.rule("base") * 2 ** (self.rule("cap_fan") - 1))
-
-    def _exhaustion_owed(self, payer: int, receiver: int) -> int:
-        """What ``payer`` would owe ``receiver`` under SC-6.4 (a) and (b) right now."""
-        pig = {s: self.is_flower_pig(s) for s in (payer, receiver)}
-        if pig[payer] and not pig[receiver]:
-            return self._cap_points()
-        if pig[receiver] and not pig[payer]:
-            return -self._cap_points()
-        if pig[payer]:
-            return 0
-        payer_ready = self.best_wait_points(payer)
-        receiver_ready = self.best_wait_points(receiver)
-        if receiver_ready and not payer_ready:
-            return receiver_ready
-        if payer_ready and not receiver_ready:
-            return -payer_ready
-        return 0
-
-    def _legal_dingque(self) -> list[Action]:
-        actions: list[Action] = []
-        for seat in range(4):
-            if self.seats[seat].void is None:
-                actions.extend(Action(seat, Event("dingque", seat, suit=s)) for s in "mps")
-        return actions
-
-
-TABLES: dict[str, type[Table]] = {
-    "jiaxing": JiaxingTable,
-    "putian": PutianTable,
-    "sichuan": SichuanTable,
-}
-
+Table._handler_map = Table._handlers()
+
+_MOVED = {"TABLES": ("games.registry", "TABLE_CLASSES"),
+          "JiaxingTable": ("games.jiaxing", "JiaxingTable"),
+          "PutianTable": ("games.putian", "PutianTable"),
+          "SichuanTable": ("games.sichuan", "SichuanTable")}
+
+
+def __getattr__(name: str) -> Any:
+    """Names that moved to the variant modules and the registry (``TABLES`` is now
+    ``games.registry.TABLE_CLASSES``), still importable from here for code written
+    against the older layout."""
+    if name not in _MOVED:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+    module, attribute = _MOVED[name]
+    return getattr(importlib.import_module(module), attribute)

@@ -24,7 +24,8 @@ from typing import Any
 
 from games.log import LogError, read_log, write_log
 from games.match import MatchResult, Replayer, replay
-from games.table import TABLES, Table
+from games.registry import table_class
+from games.table import Table
 
 Doc = dict[str, Any]
 Event = dict[str, Any]
@@ -367,7 +368,7 @@ def table_after(doc: Doc, hand: int = 1, events: int | None = None) -> Table:
         if number < hand:
             replayer.play(number, played)
             continue
-        table = TABLES[match.variant](replayer.setup_for(number, played))
+        table = table_class(match.variant)(replayer.setup_for(number, played))
         todo = [e for e in played.events if e.type != "end"]
         for event in todo[: len(todo) if events is None else events]:
             table.apply(event)

@@ -884,8 +884,8 @@ def random_shapes(variant: str, count: int, seed: int) -> Iterator[tuple[Any, li
     import random
 
     from games.position import Position
+    from games.registry import VARIANTS as CLASSES
     from games.tiles import Meld
-    from games.variants import VARIANTS as CLASSES
 
     cls = CLASSES[variant]
     rng = random.Random(seed)
@@ -1073,9 +1073,9 @@ def test_jiaxing_may_win_is_never_too_strict() -> None:
     and it does turn hands down."""
     import random
 
+    from games.jiaxing import Jiaxing
     from games.position import Position
     from games.tiles import Meld
-    from games.variants import Jiaxing
 
     rng = random.Random(23)
     turned_down = wins = 0

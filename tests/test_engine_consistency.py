@@ -22,9 +22,10 @@ from games.bots import simulate
 from games.log import Event, Match, read_log
 from games.match import Replayer
 from games.position import Position
+from games.sichuan import Sichuan
 from games.table import Table
 from games.tiles import TILES, Tile
-from games.variants import Score, Sichuan
+from games.variants import Score
 from tests.logbuild import single
 from tests.test_logs_play import VALID
 from tests.test_rules_precision import jx_kong_on_the_last_tile, sc_kong_then_winner_leaves

@@ -34,8 +34,8 @@ from games.log import (
     schema,
     write_log,
 )
+from games.registry import VARIANTS
 from games.tiles import TILES, Tile
-from games.variants import VARIANTS
 
 from .conftest import ROOT
 

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.log import loads
 from games.match import replay
-from games.variants import VARIANTS
+from games.registry import VARIANTS
 from replays.models import Match
 from replays.tile_names import tile_name
 

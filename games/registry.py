@@ -1,0 +1,58 @@
+"""The one registry of variants: each log ``variant`` name to its classes.
+
+A variant is one module (:mod:`games.jiaxing`, :mod:`games.putian`,
+:mod:`games.sichuan`) holding its scoring class and its table class; this is
+the only place that lists them (docs/variants.md says how to add one).
+
+>>> sorted(VARIANTS)
+['jiaxing', 'putian', 'sichuan']
+>>> table_class("putian").variant is VARIANTS["putian"]
+True
+"""
+
+from __future__ import annotations
+
+from games.jiaxing import Jiaxing, JiaxingTable
+from games.position import PositionError
+from games.putian import Putian, PutianTable
+from games.sichuan import Sichuan, SichuanTable
+from games.table import Table
+from games.variants import Variant
+
+TABLE_CLASSES: dict[str, type[Table]] = {
+    table.variant.name: table for table in (JiaxingTable, PutianTable, SichuanTable)
+}
+"""Each variant's :class:`~games.table.Table` subclass, by the log's variant name."""
+
+VARIANTS: dict[str, type[Variant]] = {name: table.variant for name, table in TABLE_CLASSES.items()}
+"""Each variant's scoring class, by the log's variant name."""
+
+NAMES: tuple[str, ...] = tuple(VARIANTS)
+"""The variant names, in the order the rules document them."""
+
+
+def variant_named(name: str) -> type[Variant]:
+    """The variant class for a name, or a :class:`PositionError` naming the choices.
+
+    >>> variant_named("tianjin")
+    Traceback (most recent call last):
+    ...
+    games.position.PositionError: unknown variant 'tianjin': use jiaxing, putian or sichuan
+    """
+    try:
+        return VARIANTS[name]
+    except KeyError:
+        raise PositionError(f"unknown variant {name!r}: use {_choices()}") from None
+
+
+def table_class(name: str) -> type[Table]:
+    """The table class of a variant name (names are checked when a log is read)."""
+    return TABLE_CLASSES[name]
+
+
+def _choices() -> str:
+    return ", ".join(NAMES[:-1]) + " or " + NAMES[-1]
+
+
+__all__ = ["NAMES", "TABLE_CLASSES", "VARIANTS", "Jiaxing", "Putian", "Sichuan", "table_class",
+           "variant_named"]
