@@ -53,6 +53,13 @@ def waits_json(data: Any) -> dict[str, Any]:
     return position.variant.waits(position).to_json()
 
 
+def value_json(data: Any) -> dict[str, Any]:
+    """``value`` of one request (raises PositionError); see games.value."""
+    from games.value import value_json as value
+
+    return value(data)
+
+
 def _each(handler: Callable[[Any], dict[str, Any]], data: Any) -> tuple[Any, bool]:
     """Apply to an object or to each object of an array; errors stay per item."""
     if isinstance(data, list):
@@ -179,6 +186,8 @@ def _parser() -> argparse.ArgumentParser:
     for name, handler, text in (
         ("score", score_json, "is this a win, and what is it worth?"),
         ("waits", waits_json, "what wins here (or every discard of a hand a tile too many)"),
+        ("value", value_json, "win chance and expected points of every choice (solo or "
+         "table model)"),
     ):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("path", nargs="?", help="JSON file, or - for standard input")
