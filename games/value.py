@@ -19,15 +19,15 @@ the moment its hand becomes ready, which removes most of the noise.
 >>> p = Position.from_json({"variant": "sichuan", "hand": "123456789m1155p9s", "void": "s",
 ...                         "seat": 1})
 >>> best = solo_values(p, draws_left=10).choices[0]
->>> str(best.discard), best.win_probability, best.expected_points, best.exact
-('9s', 0.3673, 0.7345, True)
+>>> str(best.discard), round(best.win_probability, 4), round(best.expected_points, 4)
+('9s', 0.3673, 0.7345)
 """
 
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -179,11 +179,9 @@ def ready_value(context: Position, rest: Sequence[Tile], pool: Sequence[int],
     """(P(win), expected points) of a ready hand ``rest`` drawing ``draws`` tiles from
     ``pool``; in Putian unseen whites are flowers drawn past (their points counted).
 
-    >>> p = solo_context(Position.from_json({"variant": "sichuan",
-    ...                                      "hand": "123456789m1155p", "void": "s"}))
-    >>> pool = [4] * 27 + [0] * 7
-    >>> for t in p.hand: pool[t.kind] -= 1
-    >>> win, points = ready_value(p, p.hand, pool, 10)
+    >>> p = Position.from_json({"variant": "sichuan", "hand": "123456789m1155p9s",
+    ...                         "void": "s"})
+    >>> win, points = ready_value(solo_context(p), p.hand[:-1], unseen(p), 10)
     >>> round(win, 4), round(points, 4)
     (0.3673, 0.7345)
     """
@@ -365,8 +363,9 @@ class Playout:
 
 
 def solo_values(position: Position, draws_left: int, samples: int | None = None,
-                seed: int = 0) -> Valuation:
-    """Every legal discard of a hand a tile too many, valued in the solo model."""
+                seed: int = 0, only: Collection[Tile] | None = None) -> Valuation:
+    """Every legal discard of a hand a tile too many (or those in ``only``), valued in
+    the solo model."""
     variant = position.variant
     variant._check_size(position, [variant.concealed_size(position)], "value")
     if not 0 <= draws_left <= MAX_DRAWS:
@@ -378,6 +377,8 @@ def solo_values(position: Position, draws_left: int, samples: int | None = None,
     count = DEFAULT_SAMPLES if samples is None else samples
     choices: list[Choice] = []
     for tile in variant.legal_discards(position):
+        if only is not None and tile not in only:
+            continue
         rest = list(position.hand)
         rest.remove(tile)
         shanten = variant.shanten(context, rest)
