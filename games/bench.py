@@ -209,6 +209,63 @@ def bench_analysis(seed: int, hands: int = 16) -> dict[str, Any]:
     return out
 
 
+def bench_value(rng: random.Random, seed: int, n: int, table_samples: int) -> dict[str, Any]:
+    """The ``value`` command: the solo model's exact value of a ready hand (one discard),
+    a 1-shanten discard by Monte Carlo, and a table-model decision at ± 0.03 win chance."""
+    from games.value import ready_value, solo_values, unseen
+
+    out: dict[str, Any] = {}
+    for variant, wild in ((Jiaxing, 1), (Putian, 1), (Sichuan, 0)):
+        positions = ready_positions(variant, rng, n, wild)
+        pools = [unseen(p) for p in positions]
+        for position, pool in zip(positions, pools, strict=True):  # build the tables first
+            ready_value(position, position.hand, pool, 12)
+        times = []
+        for position, pool in zip(positions, pools, strict=True):
+            start = time.perf_counter()
+            ready_value(position, position.hand, pool, 12)
+            times.append(time.perf_counter() - start)
+        times.sort()
+        out[f"solo_ready_{variant.name}"] = {
+            "hands": n, "median_ms": round(statistics.median(times) * 1000, 3),
+            "p90_ms": round(times[int(len(times) * 0.9)] * 1000, 3)}
+    one_shanten = Position.from_json({"variant": "sichuan", "hand": "1234567m1135789p",
+                                      "void": "s", "seat": 1, "seen": "9m1p"})
+    samples = max(table_samples // 2, 50)
+    start = time.perf_counter()
+    choice = solo_values(one_shanten, 12, samples=samples, seed=seed,
+                         only={TILES[13]}).choices[0]  # discarding 5p leaves 1-shanten
+    out["solo_one_shanten_sichuan"] = {
+        "samples": samples, "seconds": round(time.perf_counter() - start, 3),
+        "shanten": choice.shanten, "win_probability": round(choice.win_probability, 4),
+        "win_ci95_half_width": round((choice.win_interval.high - choice.win_interval.low) / 2,
+                                     4)}
+    out["table_decision"] = _bench_table_decision(seed, table_samples)
+    return out
+
+
+def _bench_table_decision(seed: int, most: int) -> dict[str, Any]:
+    """A pung-or-pass decision of a Jiaxing bot match, sampled until both choices' win
+    chances are known to ± 0.03 (or ``most`` samples)."""
+    from games.bots import simulate
+    from games.value_table import LogPoint, table_values_within
+
+    match = simulate("jiaxing", 1, seed)
+    events = match.hands[0].events
+    index = next((i for i, e in enumerate(events, start=1) if e.type in ("peng", "chi")), None)
+    if index is None:
+        return {"note": "the bench match has no claim"}
+    point = LogPoint.at(match, 1, index, events[index - 1].actor or 0)
+    start = time.perf_counter()
+    valuation = table_values_within(point, 0.03, seed, most=most)
+    seconds = time.perf_counter() - start
+    halves = [(c.win_interval.high - c.win_interval.low) / 2 for c in valuation.choices]
+    return {"variant": "jiaxing", "choices": len(valuation.choices),
+            "samples": valuation.samples, "seconds": round(seconds, 2),
+            "playouts_per_s": round(valuation.samples * len(valuation.choices) / seconds, 1),
+            "widest_win_ci95_half_width": round(max(halves), 4)}
+
+
 def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     """Every figure of the engine's benchmark as one JSON-ready object."""
     rng = random.Random(seed)
@@ -219,6 +276,8 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     result["waits_with_scores"] = bench_waits(rng, max(int(400 * scale), 20))
     result["matches"] = bench_matches(seed, max(int(400 * scale), 4))
     result["analysis"] = bench_analysis(seed, max(int(16 * scale), 1))
+    result["value"] = bench_value(rng, seed, max(int(200 * scale), 10),
+                                  max(int(2000 * scale), 50))
     waits = result["waits_with_scores"]["jiaxing_1_wildcards"]["median_ms"]
     result["targets"] = {
         "shanten_at_least_10x_mahjong": (result["shanten_vs_mahjong"].get("ratio") or 0) >= 10,
@@ -229,6 +288,8 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
             m["validate_hands_per_s"] >= 1000 for m in result["matches"].values()),
         "annotate_16_hands_at_most_2s": all(
             a["seconds"] <= 2 for a in result["analysis"].values()),
+        "solo_ready_hand_median_at_most_1ms": all(
+            v["median_ms"] <= 1 for k, v in result["value"].items() if k.startswith("solo_ready")),
     }
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result

@@ -34,6 +34,7 @@ from typing import Any
 from games.log import Event
 from games.position import FLAGS, Position, PositionError
 from games.tiles import KINDS, TILES, Tile, counts_of
+from games.variants import Score
 
 WHITE = 31
 DEFAULT_SAMPLES = 400
@@ -195,27 +196,45 @@ def ready_value(context: Position, rest: Sequence[Tile], pool: Sequence[int],
     if k == 0 or draws <= 0:
         return 0.0, 0.0
     p_win = 1.0 - math.comb(total - k, draws) / math.comb(total, draws)
+    scores = {w.tile: w.score for w in waits}
     if not flowers:
-        scores = {w.tile: w.score.points for w in waits}
-        mean = sum(n * scores[tile] for tile, n in winners) / k
+        mean = sum(n * scores[tile].points for tile, n in winners) / k
         return p_win, p_win * mean
-    return p_win, _points_with_flowers(context, rest, winners, total, flowers, draws)
+    # Wins scored with the same patterns (golds, whites, kongs, bombs) score alike with
+    # more whites too: each such group is scored again once.
+    again: dict[tuple[Any, ...], list[int]] = {}
+    by_whites = [0.0] * (flowers + 1)
+    for tile, n in winners:
+        score = scores[tile]
+        key = tuple(score.patterns)
+        if key not in again:
+            again[key] = [_with_whites(context, rest, tile, score, extra).points
+                          for extra in range(flowers + 1)]
+        for extra, points in enumerate(again[key]):
+            by_whites[extra] += n * points / k
+    return p_win, _points_with_flowers(by_whites, k, total, flowers, draws)
 
 
-def _points_with_flowers(context: Position, rest: Sequence[Tile],
-                         winners: Sequence[tuple[Tile, int]], total: int, flowers: int,
+def _with_whites(context: Position, rest: Sequence[Tile], tile: Tile, score: Score,
+                 extra: int) -> Score:
+    """The win's score with ``extra`` whites more laid out: the reading already found is
+    scored again (the value never depends on the reading, PT-7), else the whole hand."""
+    if not extra:
+        return score
+    if score.read_as is not None:
+        position, reading = score.read_as
+        return context.variant.best_value(
+            replace(position, flowers=position.flowers + extra), [reading])
+    more = replace(context, flowers=context.flowers + extra)
+    return context.variant.score(more.with_hand((*rest, tile), tile))
+
+
+def _points_with_flowers(by_whites: Sequence[float], k: int, total: int, flowers: int,
                          draws: int) -> float:
-    """Expected points when ``flowers`` unseen whites are drawn past on the way: the
-    first winner is the j-th real tile with the negative hypergeometric chance, and the
-    whites before it follow the negative hypergeometric law of whites before it."""
-    variant = context.variant
-    k = sum(n for _, n in winners)
-    by_whites = []
-    for extra in range(flowers + 1):
-        more = replace(context, flowers=context.flowers + extra)
-        mean = sum(n * variant.score(more.with_hand((*rest, tile), tile)).points
-                   for tile, n in winners) / k
-        by_whites.append(mean)
+    """Expected points when ``flowers`` unseen whites are drawn past on the way (a win's
+    mean points with x whites more is ``by_whites[x]``): the first winner is the j-th
+    real tile with the negative hypergeometric chance, and the whites before it follow
+    the negative hypergeometric law of whites before it."""
     expected = 0.0
     none_yet = 1.0  # P(no winner among the first j - 1 real tiles)
     whole = math.comb(total + flowers, flowers)

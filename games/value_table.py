@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -217,7 +218,26 @@ def table_values(point: LogPoint, samples: int, seed: int) -> Valuation:
         raise ValueInputError(f"samples must be from 1 to {MAX_SAMPLES}, not {samples}")
     choices = point.choices()
     results = [Playout([], []) for _ in choices]
+    _play_samples(point, choices, results, random.Random(seed), samples)
+    return _valuation(choices, results, point.seat)
+
+
+def table_values_within(point: LogPoint, half_width: float, seed: int, batch: int = 50,
+                        most: int = MAX_SAMPLES) -> Valuation:
+    """Samples in batches until every choice's win-chance interval is at most
+    ± ``half_width`` (or ``most`` samples): what a decision costs at a given precision."""
+    choices = point.choices()
+    results = [Playout([], []) for _ in choices]
     rng = random.Random(seed)
+    while True:
+        _play_samples(point, choices, results, rng, min(batch, most - len(results[0].wins)))
+        widest = max(mean_and_half_width(r.wins)[1] for r in results)
+        if widest <= half_width or len(results[0].wins) >= most:
+            return _valuation(choices, results, point.seat)
+
+
+def _play_samples(point: LogPoint, choices: Sequence[Action | None],
+                  results: Sequence[Playout], rng: random.Random, samples: int) -> None:
     for _ in range(samples):
         dealt = redeal(point.table, point.seat, rng)
         bot_seed = rng.randrange(2**31)
@@ -225,7 +245,12 @@ def table_values(point: LogPoint, samples: int, seed: int) -> Valuation:
             won, net = play_choice(dealt, point.seat, choice, bot_seed)
             result.wins.append(float(won))
             result.points.append(float(net))
-    valued = [sampled_choice(r.wins, r.points, action=_action_event(c, point.seat))
+
+
+def _valuation(choices: Sequence[Action | None], results: Sequence[Playout],
+               seat: int) -> Valuation:
+    samples = len(results[0].wins)
+    valued = [sampled_choice(r.wins, r.points, action=_action_event(c, seat))
               for c, r in zip(choices, results, strict=True)]
     order = sorted(range(len(valued)), key=lambda i: valued[i].sort_key())
     best = results[order[0]]

@@ -177,10 +177,10 @@ def test_it_counts_putian_whites_drawn_past_against_every_order() -> None:
     waits = context.variant.waits_of(context, rest).waits
     assert {str(w.tile) for w in waits} >= {"9s", "1s", "2s"}
     pool = [0] * 34
-    pool[26], pool[WHITE], pool[0] = 1, 2, 3  # one 9s, two whites, three 1m
+    pool[26], pool[18], pool[WHITE], pool[0] = 1, 1, 2, 2  # 9s, a gold 1s, whites, 1m
     draws = 3
     win, points = ready_value(context, rest, pool, draws)
-    order_tiles = [26] + [WHITE] * 2 + [0] * 3
+    order_tiles = [26, 18] + [WHITE] * 2 + [0] * 2
     orders = set(itertools.permutations(order_tiles))
     wins, total = 0, Fraction(0)
     for order in orders:
@@ -192,9 +192,9 @@ def test_it_counts_putian_whites_drawn_past_against_every_order() -> None:
                 flowers += 1
                 continue
             done += 1
-            if kind == 26:
+            if kind in (26, 18):
                 score = context.variant.score(replace(context, flowers=flowers).with_hand(
-                    (*rest, TILES[26]), TILES[26]))
+                    (*rest, TILES[kind]), TILES[kind]))
                 wins += 1
                 total += score.points
                 break
