@@ -170,7 +170,7 @@ def _puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from games.bench import run_bench
 
-    _write(stdout, run_bench(seed=args.seed, scale=args.scale))
+    _write(stdout, run_bench(seed=args.seed, scale=args.scale, rss_matches=args.rss_matches))
     return 0
 
 
@@ -215,6 +215,9 @@ def _parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
+    bench.add_argument("--rss-matches", type=int, default=0,
+                       help="also annotate this many 16-hand matches in one fresh process and "
+                       "report its resident size (300: the worker target; takes minutes)")
     bench.set_defaults(run=_bench)
     return parser
 
