@@ -232,14 +232,21 @@ def bench_value(rng: random.Random, seed: int, n: int, table_samples: int) -> di
     one_shanten = Position.from_json({"variant": "sichuan", "hand": "1234567m1135789p",
                                       "void": "s", "seat": 1, "seen": "9m1p"})
     samples = max(table_samples // 2, 50)
+    five_pin = {TILES[13]}  # discarding 5p leaves 1-shanten
     start = time.perf_counter()
-    choice = solo_values(one_shanten, 12, samples=samples, seed=seed,
-                         only={TILES[13]}).choices[0]  # discarding 5p leaves 1-shanten
+    exact = solo_values(one_shanten, 12, only=five_pin).choices[0]
+    exact_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    sampled = solo_values(one_shanten, 12, samples=samples, seed=seed, only=five_pin,
+                          exact_one_shanten=False).choices[0]
     out["solo_one_shanten_sichuan"] = {
-        "samples": samples, "seconds": round(time.perf_counter() - start, 3),
-        "shanten": choice.shanten, "win_probability": round(choice.win_probability, 4),
-        "win_ci95_half_width": round((choice.win_interval.high - choice.win_interval.low) / 2,
-                                     4)}
+        "shanten": exact.shanten, "exact": exact.exact,
+        "exact_ms": round(exact_seconds * 1000, 2),
+        "win_probability": round(exact.win_probability, 4),
+        "monte_carlo": {"samples": samples, "seconds": round(time.perf_counter() - start, 3),
+                        "win_probability": round(sampled.win_probability, 4),
+                        "win_ci95_half_width": round(
+                            (sampled.win_interval.high - sampled.win_interval.low) / 2, 4)}}
     out["table_decision"] = _bench_table_decision(seed, table_samples)
     return out
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -247,6 +247,98 @@ def _points_with_flowers(by_whites: Sequence[float], k: int, total: int, flowers
     return expected
 
 
+# -- the exact value of a 1-shanten hand -----------------------------------------------------
+
+
+def one_shanten_value(context: Position, policy: Policy, rest: Sequence[Tile],
+                      pool: Sequence[int], draws: int) -> tuple[float, float] | None:
+    """(P(win), expected points) of a 1-shanten hand by summing over the draws, or None
+    where that isn't exact (Putian whites still to come, or golds enough for a bomb).
+
+    Until a drawn tile is accepted (lowers the shanten) every draw goes straight back,
+    so the first accepted tile comes at draw j with kind a with the negative
+    hypergeometric chance; the policy's discard then leaves a ready hand whose waits
+    are known. Only its winners among the kinds not accepted can have gone by in
+    the j − 1 draws before: m of them with the hypergeometric chance, taken from each
+    winning kind in proportion (so its expected points stay linear in m). The ready
+    hand's exact value over the tiles and draws left completes the sum.
+    """
+    variant = context.variant
+    counts, wild = variant.split(context, rest)
+    if variant.name == "putian" and (
+            (whites_are_flowers(context) and pool[WHITE]) or wild >= 2):
+        return None
+    now, after = variant.shanten_after_each(context, counts, wild)
+    if now != 1:
+        return None
+    total = sum(pool)
+    accepted = [kind for kind in range(KINDS) if pool[kind] and after[kind] < now]
+    rejected = total - sum(pool[kind] for kind in accepted)
+    branches = []
+    for kind in accepted:
+        branch = _ready_after(context, policy, counts, rest, kind, pool, accepted)
+        if branch is None:
+            return None
+        branches.append((pool[kind], branch))
+    win = points = 0.0
+    none_yet = 1.0  # P(the first j − 1 draws were all rejected)
+    for j in range(1, min(draws, total) + 1):
+        for copies, (spread, value_per_m) in branches:
+            first_here = none_yet * copies / (total - j + 1)
+            for gone in range(0, min(j - 1, spread) + 1):
+                chance = (math.comb(spread, gone) * math.comb(rejected - spread, j - 1 - gone)
+                          / math.comb(rejected, j - 1))
+                if chance:
+                    w, p = value_per_m(gone, total - j, draws - j)
+                    win += first_here * chance * w
+                    points += first_here * chance * p
+        none_yet *= (rejected - j + 1) / (total - j + 1)
+    return win, points
+
+
+def _ready_after(context: Position, policy: Policy, counts: Sequence[int],
+                 rest: Sequence[Tile], kind: int, pool: Sequence[int],
+                 accepted: Sequence[int]) -> tuple[int, ReadyValue] | None:
+    """After drawing ``kind``: how many of the ready hand's winning copies are of kinds
+    that go back when drawn (they may be gone), and its value given m of those gone,
+    U tiles unseen and n draws left (None: the policy leaves no ready hand)."""
+    variant = context.variant
+    tile = TILES[kind]
+    wild_tiles = [t for t in rest if context.is_wild(t)]
+    grown = list(counts)
+    if context.is_wild(tile):
+        wild_tiles.append(tile)
+    else:
+        grown[kind] += 1
+    discard, left = policy.choose(grown, wild_tiles)
+    if left != 0:
+        return None
+    hand = list(rest) + [tile]
+    hand.remove(TILES[discard] if TILES[discard] in hand else wild_tiles[-1])
+    waits = variant.waits_of(context, hand).waits
+    copies = {w.tile.kind: pool[w.tile.kind] - (w.tile.kind == kind) for w in waits}
+    points_of = {w.tile.kind: w.score.points for w in waits}
+    winners = sum(copies.values())
+    passing = [w for w in copies if w not in accepted]
+    spread = sum(copies[w] for w in passing)
+    weighted = sum(copies[w] * points_of[w] for w in copies)
+    passing_weighted = sum(copies[w] * points_of[w] for w in passing)
+
+    def value(gone: int, unseen_left: int, draws_left: int) -> tuple[float, float]:
+        k = winners - gone
+        if k <= 0 or draws_left <= 0:
+            return 0.0, 0.0
+        n = min(draws_left, unseen_left)
+        p_win = 1.0 - math.comb(unseen_left - k, n) / math.comb(unseen_left, n)
+        mean = (weighted - (gone * passing_weighted / spread if gone else 0.0)) / k
+        return p_win, p_win * mean
+
+    return spread, value
+
+
+ReadyValue = Callable[[int, int, int], tuple[float, float]]
+
+
 # -- the policy before ready ---------------------------------------------------------------------
 
 
@@ -382,18 +474,22 @@ class Playout:
 
 
 def solo_values(position: Position, draws_left: int, samples: int | None = None,
-                seed: int = 0, only: Collection[Tile] | None = None) -> Valuation:
+                seed: int = 0, only: Collection[Tile] | None = None,
+                exact_one_shanten: bool = True) -> Valuation:
     """Every legal discard of a hand a tile too many (or those in ``only``), valued in
-    the solo model."""
+    the solo model: exact when ready or 1-shanten (unless ``exact_one_shanten`` is off),
+    Monte Carlo otherwise."""
     variant = position.variant
     variant._check_size(position, [variant.concealed_size(position)], "value")
     if not 0 <= draws_left <= MAX_DRAWS:
         raise ValueInputError(f"draws_left must be from 0 to {MAX_DRAWS}, not {draws_left}")
+    count = DEFAULT_SAMPLES if samples is None else samples
+    if not 1 <= count <= MAX_SAMPLES:
+        raise ValueInputError(f"samples must be from 1 to {MAX_SAMPLES}, not {count}")
     context = solo_context(position)
     pool = unseen(position)
     outside = _outside(position)
     orders: list[list[Tile]] | None = None
-    count = DEFAULT_SAMPLES if samples is None else samples
     choices: list[Choice] = []
     for tile in variant.legal_discards(position):
         if only is not None and tile not in only:
@@ -405,10 +501,15 @@ def solo_values(position: Position, draws_left: int, samples: int | None = None,
             win, points = ready_value(context, rest, pool, draws_left)
             choices.append(exact_choice(win, points, discard=tile, shanten=max(shanten, 0)))
             continue
-        if orders is None:
-            orders = shuffles(pool, count, seed)
         policy = Policy(context, [o + (t.kind == tile.kind) for t, o in
                                   zip(TILES, outside, strict=True)])
+        if shanten == 1 and exact_one_shanten:
+            found = one_shanten_value(context, policy, rest, pool, draws_left)
+            if found is not None:
+                choices.append(exact_choice(*found, discard=tile, shanten=1))
+                continue
+        if orders is None:
+            orders = shuffles(pool, count, seed)
         choices.append(sampled_value(context, policy, rest, shanten, pool, orders, draws_left,
                                      discard=tile, shanten=shanten))
     choices.sort(key=Choice.sort_key)
