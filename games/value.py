@@ -339,6 +339,11 @@ def _ready_after(context: Position, policy: Policy, counts: Sequence[int],
 ReadyValue = Callable[[int, int, int], tuple[float, float]]
 
 
+def tiles_of(counts: Sequence[int], wild_tiles: Sequence[Tile]) -> tuple[Tile, ...]:
+    """A hand from its real tiles' counts and its wildcards (their faces kept)."""
+    return tuple(t for k in range(KINDS) for t in [TILES[k]] * counts[k]) + tuple(wild_tiles)
+
+
 # -- the policy before ready ---------------------------------------------------------------------
 
 
@@ -364,13 +369,9 @@ class Policy:
             found = self.memo[key] = self._rank(counts, wild_tiles)
         return found
 
-    def _hand(self, counts: Sequence[int], wild_tiles: Sequence[Tile]) -> tuple[Tile, ...]:
-        return tuple(t for k in range(KINDS) for t in [TILES[k]] * counts[k]) + tuple(
-            wild_tiles)
-
     def _rank(self, counts: list[int], wild_tiles: list[Tile]) -> tuple[int, int]:
         variant, context = self.variant, self.context
-        hand = self._hand(counts, wild_tiles)
+        hand = tiles_of(counts, wild_tiles)
         options = variant.legal_discards(context.with_hand(hand, None))
         keyed: list[tuple[tuple[int, int, int], int, int]] = []
         for tile in options:
@@ -406,7 +407,7 @@ class Playout:
     def __init__(self, context: Position, policy: Policy, rest: Sequence[Tile],
                  shanten: int) -> None:
         self.context, self.policy, self.variant = context, policy, context.variant
-        self.counts, wild = self.variant.split(context, rest)
+        self.counts = self.variant.split(context, rest)[0]
         self.wild_tiles = [t for t in rest if context.is_wild(t)]
         self.shanten = shanten
         self.flowers = context.flowers
@@ -437,7 +438,7 @@ class Playout:
         return 0.0, 0.0
 
     def _hand(self) -> tuple[Tile, ...]:
-        return self.policy._hand(self.counts, self.wild_tiles)
+        return tiles_of(self.counts, self.wild_tiles)
 
     def _draw(self, tile: Tile) -> int | None:
         """Take the tile: the points when it wins; a tile that doesn't lower the shanten
@@ -580,7 +581,7 @@ def _plain_run(playout: Playout, order: Sequence[Tile], draws: int,
             continue
         done += 1
         context = replace(playout.context, flowers=playout.flowers)
-        hand = (*playout._hand(), tile)
+        hand = (*tiles_of(playout.counts, playout.wild_tiles), tile)
         variant = context.variant
         if variant.could_win(context, hand, variant.shanten(context, hand)):
             score = variant.score(context.with_hand(hand, tile))
