@@ -265,7 +265,139 @@ def bench_play(seed: int, matches: int = 4, hands: int = 8) -> dict[str, Any]:
     return out
 
 
-def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
+def bench_value(rng: random.Random, seed: int, n: int, table_samples: int) -> dict[str, Any]:
+    """The ``value`` command: the solo model's exact value of a ready hand (one discard),
+    a 1-shanten discard by Monte Carlo, and a table-model decision at ± 0.03 win chance."""
+    from games.value import ready_value, solo_values, unseen
+
+    out: dict[str, Any] = {}
+    for variant in VARIANTS.values():
+        wild = 1 if variant.WILDCARD_KINDS else 0  # a ready hand holding one wildcard
+        positions = ready_positions(variant, rng, n, wild)
+        pools = [unseen(p) for p in positions]
+        for position, pool in zip(positions, pools, strict=True):  # build the tables first
+            ready_value(position, position.hand, pool, 12)
+        times = []
+        for position, pool in zip(positions, pools, strict=True):
+            start = time.perf_counter()
+            ready_value(position, position.hand, pool, 12)
+            times.append(time.perf_counter() - start)
+        times.sort()
+        out[f"solo_ready_{variant.name}"] = {
+            "hands": n, "median_ms": round(statistics.median(times) * 1000, 3),
+            "p90_ms": round(times[int(len(times) * 0.9)] * 1000, 3)}
+    one_shanten = Position.from_json({"variant": "sichuan", "hand": "1234567m1135789p",
+                                      "void": "s", "seat": 1, "seen": "9m1p"})
+    samples = max(table_samples // 2, 50)
+    five_pin = {TILES[13]}  # discarding 5p leaves 1-shanten
+    start = time.perf_counter()
+    exact = solo_values(one_shanten, 12, only=five_pin).choices[0]
+    exact_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    sampled = solo_values(one_shanten, 12, samples=samples, seed=seed, only=five_pin,
+                          exact_one_shanten=False).choices[0]
+    out["solo_one_shanten_sichuan"] = {
+        "shanten": exact.shanten, "exact": exact.exact,
+        "exact_ms": round(exact_seconds * 1000, 2),
+        "win_probability": round(exact.win_probability, 4),
+        "monte_carlo": {"samples": samples, "seconds": round(time.perf_counter() - start, 3),
+                        "win_probability": round(sampled.win_probability, 4),
+                        "win_ci95_half_width": round(
+                            (sampled.win_interval.high - sampled.win_interval.low) / 2, 4)}}
+    out["table_decision"] = _bench_table_decision(seed, table_samples)
+    return out
+
+
+def _bench_table_decision(seed: int, most: int) -> dict[str, Any]:
+    """A pung-or-pass decision of a Jiaxing bot match, sampled until both choices' win
+    chances are known to ± 0.03 (or ``most`` samples)."""
+    from games.bots import simulate
+    from games.value_table import LogPoint, table_values_within
+
+    match = simulate("jiaxing", 1, seed)
+    events = match.hands[0].events
+    index = next((i for i, e in enumerate(events, start=1) if e.type in ("peng", "chi")), None)
+    if index is None:
+        return {"note": "the bench match has no claim"}
+    point = LogPoint.at(match, 1, index, events[index - 1].actor or 0)
+    start = time.perf_counter()
+    valuation = table_values_within(point, 0.03, seed, most=most)
+    seconds = time.perf_counter() - start
+    halves = [(c.win_interval.high - c.win_interval.low) / 2 for c in valuation.choices]
+    return {"variant": "jiaxing", "choices": len(valuation.choices),
+            "samples": valuation.samples, "seconds": round(seconds, 2),
+            "playouts_per_s": round(valuation.samples * len(valuation.choices) / seconds, 1),
+            "widest_win_ci95_half_width": round(max(halves), 4)}
+
+
+_WORKER = """
+import gc, json, sys, time
+from games import tables
+from games.analysis import analyze_match
+from games.log import loads
+
+request = json.load(sys.stdin)
+if request["tune_gc"]:
+    tables.tune_garbage_collector()
+times = []
+for text in request["matches"]:
+    match = loads(text)
+    start = time.process_time()  # this process's own time: other load doesn't count
+    analyze_match(match)
+    times.append(time.process_time() - start)
+status = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
+memory = {key: int(status[key].split()[0]) // 1024 for key in ("VmRSS", "VmHWM") if key in status}
+print(json.dumps({"times": times, "rss_mb": memory.get("VmRSS"), "peak_mb": memory.get("VmHWM")}))
+"""
+
+
+def _worker(texts: Sequence[str], tune_gc: bool) -> dict[str, Any]:
+    """Annotate the matches in a fresh process, as a worker would; its times and memory."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _WORKER], capture_output=True, text=True,
+                          check=True, input=json.dumps({"matches": list(texts),
+                                                        "tune_gc": tune_gc}))
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def _bot_matches(seed: int, count: int) -> list[str]:
+    from games.bots import simulate
+    from games.log import dumps
+
+    variants = ("jiaxing", "putian", "sichuan")
+    return [dumps(simulate(variants[i % 3], 16, seed + i)) for i in range(count)]
+
+
+def bench_worker(seed: int, warm_up: int, rss_matches: int) -> dict[str, Any]:
+    """A worker's first match against the same match after ``warm_up`` others (fresh
+    processes, so nothing else is shared), the garbage-collector settings' effect, and
+    the resident size after ``rss_matches`` annotated 16-hand matches."""
+    texts = _bot_matches(seed, max(warm_up + 1, rss_matches))
+    first, rest = texts[0], texts[1 : warm_up + 1]
+    cold = _worker([first], tune_gc=False)["times"][0]
+    warm = _worker([*rest, first], tune_gc=False)["times"][-1]
+    out: dict[str, Any] = {"cold_first_match_s": round(cold, 3),
+                           "warm_same_match_s": round(warm, 3),
+                           "cold_over_warm": round(cold / warm, 2)}
+    plain = _worker(texts[: warm_up + 1], tune_gc=False)
+    tuned = _worker(texts[: warm_up + 1], tune_gc=True)
+    out["gc"] = {"matches": warm_up + 1, "default_s": round(sum(plain["times"]), 2),
+                 "tuned_s": round(sum(tuned["times"]), 2),
+                 "tuned_over_default": round(sum(tuned["times"]) / sum(plain["times"]), 3)}
+    if rss_matches:
+        many = _worker(texts[:rss_matches], tune_gc=True)
+        out["rss"] = {"matches": rss_matches, "rss_mb": many["rss_mb"],
+                      "peak_mb": many["peak_mb"],
+                      "last_tenth_mean_s": round(statistics.mean(
+                          many["times"][-max(rss_matches // 10, 1):]), 3)}
+    return out
+
+
+def run_bench(seed: int = 20261130, scale: float = 1.0, rss_matches: int = 0) -> dict[str, Any]:
     """Every figure of the engine's benchmark as one JSON-ready object."""
     rng = random.Random(seed)
     started = time.perf_counter()
@@ -275,6 +407,9 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
     result["waits_with_scores"] = bench_waits(rng, max(int(400 * scale), 20))
     result["matches"] = bench_matches(seed, max(int(400 * scale), 4))
     result["analysis"] = bench_analysis(seed, max(int(16 * scale), 1))
+    result["worker"] = bench_worker(seed, max(int(5 * scale), 1), rss_matches)
+    result["value"] = bench_value(rng, seed, max(int(200 * scale), 10),
+                                  max(int(2000 * scale), 50))
     waits = result["waits_with_scores"]["jiaxing_1_wildcards"]["median_ms"]
     result["targets"] = {
         "shanten_at_least_10x_mahjong": (result["shanten_vs_mahjong"].get("ratio") or 0) >= 10,
@@ -285,6 +420,11 @@ def run_bench(seed: int = 20261130, scale: float = 1.0) -> dict[str, Any]:
             m["validate_hands_per_s"] >= 1000 for m in result["matches"].values()),
         "annotate_16_hands_at_most_2s": all(
             a["seconds"] <= 2 for a in result["analysis"].values()),
+        "worker_first_match_within_1.3x_of_warm": result["worker"]["cold_over_warm"] <= 1.3,
+        "worker_rss_at_most_80mb": (result["worker"]["rss"]["rss_mb"] <= 80
+                                    if "rss" in result["worker"] else None),
+        "solo_ready_hand_median_at_most_1ms": all(
+            v["median_ms"] <= 1 for k, v in result["value"].items() if k.startswith("solo_ready")),
     }
     result["seconds"] = round(time.perf_counter() - started, 1)
     return result

@@ -54,6 +54,13 @@ def waits_json(data: Any) -> dict[str, Any]:
     return position.variant.waits(position).to_json()
 
 
+def value_json(data: Any) -> dict[str, Any]:
+    """``value`` of one request (raises PositionError); see games.value."""
+    from games.value import value_json as value
+
+    return value(data)
+
+
 def _each(handler: Callable[[Any], dict[str, Any]], data: Any) -> tuple[Any, bool]:
     """Apply to an object or to each object of an array; errors stay per item."""
     if isinstance(data, list):
@@ -168,7 +175,7 @@ def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         _write(stdout, {"seed": args.seed,
                         "play": bench_play(args.seed, matches=max(int(4 * args.scale), 1))})
         return 0
-    _write(stdout, run_bench(seed=args.seed, scale=args.scale))
+    _write(stdout, run_bench(seed=args.seed, scale=args.scale, rss_matches=args.rss_matches))
     return 0
 
 
@@ -204,6 +211,8 @@ def _parser() -> argparse.ArgumentParser:
     for name, handler, text in (
         ("score", score_json, "is this a win, and what is it worth?"),
         ("waits", waits_json, "what wins here (or every discard of a hand a tile too many)"),
+        ("value", value_json, "win chance and expected points of every choice (solo or "
+         "table model)"),
     ):
         sub = commands.add_parser(name, help=text)
         sub.add_argument("path", nargs="?", help="JSON file, or - for standard input")
@@ -240,6 +249,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
     bench.add_argument("--play", action="store_true",
                        help="only the time of a player's action against the bots (issue 14)")
+    bench.add_argument("--rss-matches", type=int, default=0,
+                       help="also annotate this many 16-hand matches in one fresh process and "
+                       "report its resident size (300: the worker target; takes minutes)")
     bench.set_defaults(run=_bench)
     return parser
 

@@ -19,8 +19,12 @@ wildcards fill any gap, even as a fifth copy (C-4).
 
 from __future__ import annotations
 
+import gc
 import threading
+import zlib
+from array import array
 from collections.abc import Sequence
+from importlib import resources
 
 MAX_SETS = 5
 INF = 99
@@ -30,9 +34,13 @@ Vector = tuple[int, ...]
 
 _vectors: list[Vector] = []
 _vector_ids: dict[Vector, int] = {}
+# Front caches of the fixed tables below, keyed by counts (a tuple hashes faster than
+# its base-5 code is computed): pure caches, emptied when they pass CACHE_LIMIT, so a
+# process's memory levels off.
 _suit_ids: dict[tuple[int, ...], int] = {}
 _honour_ids: dict[tuple[int, ...], int] = {}
 _combined: dict[tuple[int, int], int] = {}
+CACHE_LIMIT = 20_000
 
 # The tables are shared by every thread of a process (a threaded web server renders
 # boards while annotating). Numbering a new vector or part is the one step that must not
@@ -52,8 +60,129 @@ def _intern(vector: Vector) -> int:
     return found
 
 
+def tune_garbage_collector(young: int = 20_000) -> tuple[int, int, int]:
+    """Settings for a worker that annotates: what is loaded by now (modules, the fixed
+    tables) is frozen out of the collector's sight, and the youngest generation is
+    collected after ``young`` allocations instead of 700, since the engine makes many
+    short-lived containers and few cycles. Returns the previous thresholds.
+    Measured by ``python -m games bench`` (``worker.gc``)."""
+    previous = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(young, previous[1], previous[2])
+    return previous
+
+
 def _empty_vector() -> Vector:
     return tuple(3 * m + 2 * p for m in range(MAX_SETS + 1) for p in range(2))
+
+
+# -- the fixed tables -----------------------------------------------------------------------
+# Every suit's counts (0–4 of each of nine kinds, 5^9 of them) have one of 152 cost
+# vectors, the honours' one of 83; with the void part and the impossible one, combining
+# them closes on 289 vectors. The vectors, the vector id of every suit and honour count
+# pattern and the id of every combination are built once by :func:`build_fixed_tables`
+# (tools/build_shape_tables.py) and shipped as package data: about 2 MB in memory, the
+# same from a process's first hand to its last.
+
+TABLES_FILE = "shape_tables.bin"
+_MAGIC = b"shape-tables/1\n"
+
+
+def _load_fixed() -> tuple[int, array, array, array]:  # type: ignore[type-arg]
+    """The shipped tables; without the file (while it is being built), empty ones: every
+    vector is then built when first asked for, as correct and slower."""
+    source = resources.files("games").joinpath(TABLES_FILE)
+    if not source.is_file():
+        return 0, array("H"), array("B"), array("B")
+    data = zlib.decompress(source.read_bytes())
+    if not data.startswith(_MAGIC):
+        raise ValueError(f"games/{TABLES_FILE} is not a shape-tables/1 file")
+    at = len(_MAGIC)
+    count = int.from_bytes(data[at : at + 2], "little")
+    at += 2
+    for i in range(count):
+        vector = tuple(data[at + i * _WIDTH : at + (i + 1) * _WIDTH])
+        _vectors.append(vector)
+        _vector_ids[vector] = i
+    at += count * _WIDTH
+    combined = array("H")
+    combined.frombytes(data[at : at + 2 * count * count])
+    if combined.itemsize != 2:
+        raise ValueError("this platform's unsigned short is not two bytes")
+    if _BIG_ENDIAN:
+        combined.byteswap()
+    at += 2 * count * count
+    suits = array("B", data[at : at + 5**9])
+    honours = array("B", data[at + 5**9 : at + 5**9 + 5**7])
+    if len(honours) != 5**7:
+        raise ValueError(f"games/{TABLES_FILE} is cut short")
+    return count, combined, suits, honours
+
+
+_BIG_ENDIAN = (1).to_bytes(2, "little") != array("H", [1]).tobytes()
+_FIXED, _COMBINED_TABLE, _SUIT_TABLE, _HONOUR_TABLE = _load_fixed()
+
+
+def build_part_table(width: int, suited: bool) -> tuple[list[int], list[Vector]]:
+    """The cost vector of every part of ``width`` kinds with 0–4 of each: a list of
+    vector numbers indexed by :func:`code_of` and the vectors they number. Counts are
+    built in code order: every group taken from a part leaves a smaller code."""
+    powers = [5**i for i in range(width)]
+    vectors: list[Vector] = [_empty_vector()]
+    numbers: dict[Vector, int] = {vectors[0]: 0}
+    table = [0] * 5**width
+    for code in range(1, 5**width):
+        counts = tuple(code // power % 5 for power in powers)
+        low = next(i for i, n in enumerate(counts) if n)
+        best = list(vectors[table[code - powers[low]]])
+        for rest, sets, _, added in _groups_from(counts, low, suited):
+            sub = vectors[table[code_of(rest)]]
+            if sets:
+                for i in range(_WIDTH - 2):
+                    if sub[i] + added < best[i + 2]:
+                        best[i + 2] = sub[i] + added
+            else:
+                for i in range(0, _WIDTH, 2):
+                    if sub[i] + added < best[i + 1]:
+                        best[i + 1] = sub[i] + added
+        vector = tuple(best)
+        number = numbers.get(vector)
+        if number is None:
+            number = numbers[vector] = len(vectors)
+            vectors.append(vector)
+        table[code] = number
+    return table, vectors
+
+
+def build_fixed_tables() -> bytes:
+    """The contents of the package's shape-tables file (a minute of pure Python)."""
+    honour_table, honour_vectors = build_part_table(7, False)
+    suit_table, suit_vectors = build_part_table(9, True)
+    void = tuple(0 if i == 0 else INF for i in range(_WIDTH))
+    impossible = (INF,) * _WIDTH
+    vectors = [void, impossible] + sorted(set(suit_vectors + honour_vectors) - {void, impossible})
+    ids = {v: i for i, v in enumerate(vectors)}
+    if len(vectors) > 255:
+        raise AssertionError("part vectors must number below 256 to fit a byte")
+    grown = True
+    while grown:  # close the vectors under combination
+        grown = False
+        for a in list(vectors):
+            for b in list(vectors):
+                product = min_plus(a, b)
+                if product not in ids:
+                    ids[product] = len(vectors)
+                    vectors.append(product)
+                    grown = True
+    combined = array("H", [ids[min_plus(a, b)] for a in vectors for b in vectors])
+    if _BIG_ENDIAN:
+        combined.byteswap()
+    body = b"".join([
+        _MAGIC, len(vectors).to_bytes(2, "little"), bytes(v for vector in vectors for v in vector),
+        combined.tobytes(), bytes(ids[suit_vectors[n]] for n in suit_table),
+        bytes(ids[honour_vectors[n]] for n in honour_table)])
+    return zlib.compress(body, 9)
 
 
 VOID_ID = _intern(tuple(0 if i == 0 else INF for i in range(_WIDTH)))
@@ -117,15 +246,35 @@ def _build(counts: tuple[int, ...], suited: bool, memo: dict[tuple[int, ...], Ve
     return vector
 
 
+# Built only for counts the fixed tables don't hold (a fifth copy, asked when a tile is
+# added to a kind held four times); emptied like the front caches.
 _suit_memo: dict[tuple[int, ...], Vector] = {}
 _honour_memo: dict[tuple[int, ...], Vector] = {}
+
+
+def code_of(counts: Sequence[int]) -> int:
+    """A part's counts (0–4 each) as a base-5 number, the first count lowest.
+
+    >>> code_of((1, 0, 2)), code_of((0,) * 9)
+    (51, 0)
+    """
+    code = 0
+    for n in reversed(counts):
+        code = code * 5 + n
+    return code
 
 
 def suit_id(counts: tuple[int, ...]) -> int:
     """The interned cost vector of a suit's nine counts."""
     found = _suit_ids.get(counts)
     if found is None:
-        found = _suit_ids[counts] = _intern(_build(counts, True, _suit_memo))
+        if len(_suit_ids) > CACHE_LIMIT:
+            _suit_ids.clear()
+        if _FIXED and max(counts) <= 4:
+            found = _SUIT_TABLE[code_of(counts)]
+        else:
+            found = _intern(_build(counts, True, _bounded(_suit_memo)))
+        _suit_ids[counts] = found
     return found
 
 
@@ -133,8 +282,20 @@ def honour_id(counts: tuple[int, ...]) -> int:
     """The interned cost vector of the seven honour counts (no chows)."""
     found = _honour_ids.get(counts)
     if found is None:
-        found = _honour_ids[counts] = _intern(_build(counts, False, _honour_memo))
+        if len(_honour_ids) > CACHE_LIMIT:
+            _honour_ids.clear()
+        if _FIXED and max(counts) <= 4:
+            found = _HONOUR_TABLE[code_of(counts)]
+        else:
+            found = _intern(_build(counts, False, _bounded(_honour_memo)))
+        _honour_ids[counts] = found
     return found
+
+
+def _bounded(memo: dict[tuple[int, ...], Vector]) -> dict[tuple[int, ...], Vector]:
+    if len(memo) > CACHE_LIMIT:
+        memo.clear()
+    return memo
 
 
 # Per output index of a combination, the (index in a, index in b) pairs adding up to it.
@@ -150,10 +311,20 @@ def combine(a: int, b: int) -> int:
     """Min-plus product of two interned vectors (one ``min`` per output index)."""
     found = _combined.get((a, b))
     if found is None:
-        va, vb = _vectors[a], _vectors[b]
-        out = [min([va[i] + vb[j] for i, j in pairs]) for pairs in _PRODUCT]
-        found = _combined[(a, b)] = _intern(tuple([v if v < INF else INF for v in out]))
+        if len(_combined) > CACHE_LIMIT:
+            _combined.clear()
+        if a < _FIXED and b < _FIXED:
+            found = _COMBINED_TABLE[a * _FIXED + b]
+        else:
+            found = _intern(min_plus(_vectors[a], _vectors[b]))
+        _combined[(a, b)] = found
     return found
+
+
+def min_plus(va: Vector, vb: Vector) -> Vector:
+    """The cost vector of two parts together: for each (sets, pair), the cheapest split."""
+    out = [min([va[i] + vb[j] for i, j in pairs]) for pairs in _PRODUCT]
+    return tuple([v if v < INF else INF for v in out])
 
 
 def vector(vector_id: int) -> Vector:
@@ -254,11 +425,12 @@ def needed_two_suits(counts: Sequence[int], sets: int) -> tuple[int, int, int]:
 _NO_PART = _intern((INF,) * _WIDTH)
 """A part that can't be: one tile fewer of a kind it doesn't hold."""
 
-_part_numbers: dict[tuple[int, ...], int] = {}
-_part_counts: list[tuple[int, ...]] = []
-_part_vectors: list[int] = []
-# Keyed by numbers, not tuples: they live long, and the garbage collector walks through
-# tuples (not numbers) until it finds them untrackable. ``step`` is 1 or -1 (``step > 0``).
+# A part's number is its counts in base 6 (a count of five can be asked about), the
+# honours' offset past every suit's: a function of the counts, so the caches keyed by it
+# may be emptied at any time. Keyed by numbers, not tuples: they live long, and the
+# garbage collector walks through tuples (not numbers) until it finds them untrackable.
+_HONOUR_NUMBERS = 6**9
+_parts: dict[tuple[int, ...], tuple[int, int]] = {}  # counts: (number, vector id)
 _stepped: dict[int, tuple[int, ...]] = {}  # part number * 2 + (step > 0)
 _part_needs: dict[int, tuple[int, ...]] = {}  # that << 40 | other << 8 | index
 
@@ -268,26 +440,41 @@ def _part_id(counts: tuple[int, ...]) -> int:
     return suit_id(counts) if len(counts) == 9 else honour_id(counts)
 
 
-def _part_number(counts: tuple[int, ...]) -> int:
-    """A small number for a part's counts (a suit's nine, the honours' seven), so the
-    tables below are keyed by numbers: a tuple of counts is hashed once per use."""
-    found = _part_numbers.get(counts)
+def _part_entry(counts: tuple[int, ...]) -> tuple[int, int]:
+    """A part's number and vector id (a suit's nine counts, the honours' seven)."""
+    found = _parts.get(counts)
     if found is None:
-        vector_id = _part_id(counts)  # outside the lock: it may intern vectors
-        with _numbering:
-            found = _part_numbers.get(counts)
-            if found is None:
-                _part_counts.append(counts)
-                _part_vectors.append(vector_id)
-                found = _part_numbers[counts] = len(_part_counts) - 1
+        if len(_parts) > CACHE_LIMIT:
+            _parts.clear()
+        number = 0
+        for n in reversed(counts):
+            number = number * 6 + n
+        if len(counts) == 7:
+            number += _HONOUR_NUMBERS
+        found = _parts[counts] = (number, _part_id(counts))
     return found
+
+
+def _counts_of(number: int) -> tuple[int, ...]:
+    """The counts a part number stands for."""
+    size = 9
+    if number >= _HONOUR_NUMBERS:
+        number -= _HONOUR_NUMBERS
+        size = 7
+    counts = []
+    for _ in range(size):
+        number, n = divmod(number, 6)
+        counts.append(n)
+    return tuple(counts)
 
 
 def _stepped_ids(number: int, step: int) -> tuple[int, ...]:
     """A part's vector ids with one tile more (``step`` −1: fewer) of each of its kinds."""
     found = _stepped.get(number * 2 + (step > 0))
     if found is None:
-        row = list(_part_counts[number])
+        if len(_stepped) > CACHE_LIMIT:
+            _stepped.clear()
+        row = list(_counts_of(number))
         ids = []
         for i in range(len(row)):
             if row[i] + step < 0:
@@ -306,7 +493,7 @@ def _needs_of_part(number: int, step: int, other: int, index: int) -> tuple[int,
     key = (number * 2 + (step > 0)) << 40 | other << 8 | index
     found = _part_needs.get(key)
     if found is None:
-        if len(_part_needs) > 200_000:
+        if len(_part_needs) > CACHE_LIMIT:
             _part_needs.clear()
         stepped, vectors, combined = _stepped_ids(number, step), _vectors, _combined
         try:
@@ -321,16 +508,19 @@ def _parts_and_others(counts: Sequence[int], void: int | None,
                       honours: bool) -> tuple[list[int], tuple[int, int, int, int], int]:
     """The four parts' numbers, for each part the vector id of the other three combined,
     and the id of all four combined (a void suit or absent honours form nothing)."""
-    numbers, vector_of = _part_numbers, _part_vectors
-    parts = []
+    known = _parts
+    parts, ids = [], []
     for key in (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]),
                 tuple(counts[27:34])):
-        number = numbers.get(key)
-        parts.append(_part_number(key) if number is None else number)
-    a = VOID_ID if void == 0 else vector_of[parts[0]]
-    b = VOID_ID if void == 1 else vector_of[parts[1]]
-    c = VOID_ID if void == 2 else vector_of[parts[2]]
-    d = vector_of[parts[3]] if honours else VOID_ID
+        entry = known.get(key)
+        if entry is None:
+            entry = _part_entry(key)
+        parts.append(entry[0])
+        ids.append(entry[1])
+    a = VOID_ID if void == 0 else ids[0]
+    b = VOID_ID if void == 1 else ids[1]
+    c = VOID_ID if void == 2 else ids[2]
+    d = ids[3] if honours else VOID_ID
     combined = _combined
     try:
         ab, cd = combined[a, b], combined[c, d]
@@ -386,7 +576,7 @@ def _neighbour(number: int, step: int, index: int) -> int:
     stepped = _stepped.get(number * 2 + (step > 0))
     if stepped is not None:
         return stepped[index]
-    counts = _part_counts[number]
+    counts = _counts_of(number)
     if counts[index] + step < 0:
         return _NO_PART
     row = list(counts)
@@ -422,6 +612,8 @@ class OneTileOn:
         key = (number * 2 + (step > 0)) << 4 | (kind - part * 9)
         found = _neighbours.get(key)
         if found is None:
+            if len(_neighbours) > CACHE_LIMIT:
+                _neighbours.clear()
             found = _neighbours[key] = _neighbour(number, step, kind - part * 9)
         pair = _combined.get((found, self._others[part]))
         if pair is None:
