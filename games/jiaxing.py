@@ -72,6 +72,8 @@ class Jiaxing(Variant):
     FIRST_DEALER = 0
     HAS_CONTRACTS = True
     WILDCARD_LABEL = "百搭"
+    WILDCARD_NAME = "wildcard"
+    WIN_RULES = "JX-5.1, JX-5.3"
     SCORE_UNIT = "tai"
     BOTS_AIM_AT_ONE_SUIT = True
     HAS_CHOW = True

@@ -58,6 +58,8 @@ class Putian(Variant):
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:
         return rng.sample(cls.tile_kinds(), 2)
     WILDCARD_LABEL = "金"
+    WILDCARD_NAME = "golds"
+    WIN_RULES = "PT-5.1, PT-2"
 
     @classmethod
     def turn_up(cls, wall: list[Tile], rng: random.Random,

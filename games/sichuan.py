@@ -53,6 +53,7 @@ class Sichuan(Variant):
         suits = [rng.choice((0, 9, 18))] if one_suit else rng.sample((0, 9, 18), 2)
         return [k for s in suits for k in range(s, s + 9)]
     SCORE_UNIT = "fan"
+    WIN_RULES = "SC-2, SC-4.1"
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
     OPTIONS = {
         "base": Option("base", 1, "the room's base unit (SC-6)", minimum=1),

@@ -215,8 +215,12 @@ class Variant:
     """Whether three claims from one player form a contract (JX-9)."""
     WILDCARD_LABEL: ClassVar[str] = ""
     """What the variant calls its wildcards (百搭, 金), for pages that show them."""
+    WILDCARD_NAME: ClassVar[str] = ""
+    """Its wildcards in English words ("wildcard", "golds"), for pages to translate."""
     SCORE_UNIT: ClassVar[str] = "points"
     """The unit a win is counted in before points (tai, fan or points), for pages."""
+    WIN_RULES: ClassVar[str] = "C-3"
+    """The rules a winning tile must satisfy beyond the shape, cited by puzzle answers."""
     HAS_CHOW: ClassVar[bool] = False
     """Whether the next seat may chow a discard (JX-2.1)."""
     HAS_PUNG: ClassVar[bool] = True

@@ -5,9 +5,10 @@ East, White in English), so that no page shows tile notation such as ``1z`` as w
 from __future__ import annotations
 
 from django.utils.functional import Promise
-from django.utils.translation import pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.tiles import parse_tiles
+from games.variants import Variant
 
 _NUMBERED: dict[str, tuple[Promise, ...]] = {
     "m": (pgettext_lazy("tile", "1 Characters"), pgettext_lazy("tile", "2 Characters"),
@@ -85,3 +86,13 @@ def wind_name(letter: str) -> str:
     'South'
     """
     return str(_WINDS.get(str(letter), letter))
+
+
+_WILDCARD_NAMES: dict[str, Promise] = {"wildcard": gettext_lazy("Wildcard"),
+                                       "golds": gettext_lazy("Golds")}
+
+
+def wildcard_name(variant: type[Variant]) -> str:
+    """What a variant calls its wildcards, in the reader's language (百搭 wildcard, 金 golds);
+    empty for a variant without them."""
+    return str(_WILDCARD_NAMES.get(variant.WILDCARD_NAME, variant.WILDCARD_NAME))

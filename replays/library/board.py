@@ -18,7 +18,7 @@ from games.match import Replayer
 from games.table import TABLES, HandSetup, Phase, Table
 from games.tiles import TILES, WINDS, Tile
 from games.variants import JX_BANK, Hit
-from replays.tile_names import suit_name, tile_name
+from replays.tile_names import suit_name, tile_name, wildcard_name
 
 if TYPE_CHECKING:
     from replays.models import Match as StoredMatch
@@ -91,6 +91,7 @@ class Board:
     deltas: list[int] | None = None
     payments: list[tuple[str, str, int]] = field(default_factory=list)
     bank: tuple[str, ...] = ()
+    wildcard_name: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,8 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
         seats=seats,
         wall_left=table.tiles_left,
         dealer=setup.dealer,
-        round_wind=WINDS[setup.round_wind] if data.match.variant == "jiaxing" else None,
+        round_wind=WINDS[setup.round_wind] if "round_wind" in table.variant.HAND_FIELDS else None,
+        wildcard_name=wildcard_name(table.variant),
         wildcards=[TileView(TILES[k], wild=True) for k in sorted(setup.wildcards)],
         indicator=TileView(setup.indicator) if setup.indicator else None,
         event_text=describe(last_event, data.match.players, viewer) if last_event

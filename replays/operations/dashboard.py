@@ -23,6 +23,7 @@ from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
 from games.analysis import ENGINE_VERSION
+from games.registry import NAMES
 from replays.annotation.tasks import WAITING, waiting_since
 from replays.models import Annotation, Attempt, DailyPuzzle, Hand, Match, WorkerHeartbeat
 from replays.operations import charts, health
@@ -32,7 +33,7 @@ DEFAULT_DAYS = 14
 DAY_CHOICES = (7, 14, 30, 90)
 FAILURES_SHOWN = 20
 WORKERS_SHOWN = 50
-VARIANTS = tuple(Match.Variant.values)
+VARIANTS = NAMES
 
 
 def days_from(value: str | None) -> int:

@@ -26,10 +26,11 @@ from django.utils.translation import gettext as _
 from games import puzzles as engine
 from games.analysis import ENGINE_VERSION
 from games.position import Position
+from games.registry import NAMES
 from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
 
-VARIANTS = tuple(Match.Variant.values)
+VARIANTS = NAMES
 VISITOR_KEY = "puzzle_visitor"
 SPOTS_PER_MATCH = 3
 

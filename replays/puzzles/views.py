@@ -15,19 +15,21 @@ from django.views.decorators.vary import vary_on_headers
 
 from games import puzzles as engine
 from games.position import Position
+from games.registry import NAMES, VARIANTS
 from games.tiles import TILES, Tile
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
 from replays.library.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle
 from replays.puzzles import services as puzzles
+from replays.tile_names import wildcard_name
 
 SUIT_NAMES = {"m": gettext_lazy("万 characters"), "p": gettext_lazy("饼 dots"),
               "s": gettext_lazy("条 bamboo")}
 
 
 def _variant_from(request: HtmxHttpRequest) -> str:
-    variant = request.GET.get("variant", "jiaxing")
+    variant = request.GET.get("variant", NAMES[0])
     if variant not in puzzles.VARIANTS:
         raise Http404("No such variant")
     return variant
@@ -162,13 +164,14 @@ def _setup(found: Puzzle) -> dict[str, Any]:
         "melds": [[TileView(t) for t in m.tiles] for m in position.melds],
         "wildcards": [TileView(TILES[k], wild=True) for k in sorted(wild)],
         "seat_wind": _wind(position.seat_wind),
-        "round_wind": _wind(position.round_wind) if variant.name == "jiaxing" else None,
+        "round_wind": _wind(position.round_wind) if "round_wind" in variant.HAND_FIELDS else None,
         "dealer": position.is_dealer,
         "void": str(SUIT_NAMES["mps"[position.void]]) if position.void is not None else None,
         "flowers": position.flowers,
         "choices": [str(t) for t in variant.drawable(position)],
-        "rule": {"jiaxing": "JX-5.1, JX-5.3", "putian": "PT-5.1, PT-2",
-                 "sichuan": "SC-2, SC-4.1"}[variant.name],
+        "rule": variant.WIN_RULES,
+        "wildcard_name": wildcard_name(variant),
+        "has_flowers": variant.HAS_FLOWERS,
         "seen": len(position.seen),
     }
 
@@ -178,7 +181,7 @@ def _wind(index: int) -> str:
 
 
 def _feedback(found: Puzzle, verdict: engine.Verdict) -> dict[str, Any]:
-    unit = {"jiaxing": "tai", "putian": "points", "sichuan": "fan"}[found.variant]
+    unit = VARIANTS[found.variant].SCORE_UNIT
     waits = []
     for wait in found.answer["waits"]:
         score = wait["score"]

@@ -27,10 +27,11 @@ from django.db import connection
 
 from games.bots import simulate
 from games.log import dumps
+from games.registry import NAMES
 from replays.library.services import store_document
 from replays.models import Match
 
-VARIANTS = ("jiaxing", "putian", "sichuan")
+VARIANTS = NAMES
 ROOT = Path(__file__).resolve().parents[3]
 
 

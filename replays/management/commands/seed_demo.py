@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand
 
 from games.bots import simulate
 from games.log import dumps
+from games.registry import NAMES
 from replays.library.services import DuplicateUpload, store_document
 from replays.models import Match, Puzzle
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         user, _ = get_user_model().objects.get_or_create(username="demo")
         stored = 0
-        for variant in ("jiaxing", "putian", "sichuan"):
+        for variant in NAMES:
             for seed in range(1, options["matches"] + 1):
                 match = simulate(variant, options["hands"], seed)
                 raw = dumps(match).encode("utf-8")
