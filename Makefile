@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install lint typecheck services test bench bench-site loadtest run messages clean
+.PHONY: install lint typecheck services test test-engine bench bench-site loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -66,6 +66,13 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/mahjong
 
 test: install services browser lint typecheck
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest -n 2
+
+# The engine's tests alone (the test files that import nothing of Django or the site):
+# no database, Redis or browser needed.
+ENGINE_TESTS = $(shell grep -L "^from django\|^import django\|^from replays\|^import replays\|mahjong_site\|^    from replays\|^    from django" tests/test_*.py)
+
+test-engine: install
+	$(BIN)/python -m pytest -p no:django -n 2 $(ENGINE_TESTS)
 
 bench: install
 	$(BIN)/python -m games bench
