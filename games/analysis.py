@@ -29,14 +29,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.log import Event, Match
+from games.log import Event, MatchLog
 from games.match import Replayer
 from games.position import Position
 from games.table import Action, Phase, Table
 from games.tiles import TILES, Meld, Tile
 from games.variants import Score, ShantenSteps, Variant
 
-ENGINE_VERSION = "3"
+ANNOTATION_VERSION = "3"
+"""The version of the annotation's output (raise it when any annotation changes, so that
+``manage.py reannotate`` redoes stored ones). Not the site's own ENGINE_VERSION in
+replays/services.py, which versions stored validation results."""
+
+ENGINE_VERSION = ANNOTATION_VERSION  # the older name, kept for code written against it
 
 
 @dataclass
@@ -132,7 +137,7 @@ class HandAnalysis:
                 "decisions": [d.to_json() for d in self.decisions]}
 
 
-def analyze_match(match: Match) -> list[HandAnalysis]:
+def analyze_match(match: MatchLog) -> list[HandAnalysis]:
     """Annotate every hand of a match (the match must be valid)."""
     replayer = Replayer(match)
     out: list[HandAnalysis] = []
@@ -822,8 +827,8 @@ class _PlayOn:
             self._counts[choice] -= 1
 
 
-def analyze_json(match: Match) -> dict[str, Any]:
+def analyze_json(match: MatchLog) -> dict[str, Any]:
     """The whole match's annotation as JSON (the ``analyze`` command's output)."""
-    return {"engine_version": ENGINE_VERSION, "variant": match.variant,
+    return {"engine_version": ANNOTATION_VERSION, "variant": match.variant,
             "hands": [h.to_json() for h in analyze_match(match)]}
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from games import tables
-from games.log import Event, Hand, Match
+from games.log import Event, HandLog, MatchLog
 from games.match import Replayer
 from games.registry import variant_named
 from games.table import Action, Phase, Table
@@ -326,7 +326,7 @@ def play_hand(table: Table, bots: Sequence[Bot]) -> list[Event]:
 
 
 def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
-             rules: dict[str, int | str | bool] | None = None) -> Match:
+             rules: dict[str, int | str | bool] | None = None) -> MatchLog:
     """Bots play a match of ``hands`` hands; the same seeds give the same match."""
     rules_class = variant_named(variant)
     rng = random.Random(seed)
@@ -334,14 +334,14 @@ def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
     dealer = Dealer(rules_class, dealer_rng)
     bots = [Bot(random.Random(rng.random())) for _ in range(4)]
     fields = rules_class.HAND_FIELDS
-    match = Match(variant=variant, players=rules_class.BOT_NAMES, rules=dict(rules or {}),
+    match = MatchLog(variant=variant, players=rules_class.BOT_NAMES, rules=dict(rules or {}),
                   title=f"Bots, seed {seed}", played_at=None, hands=())
     replayer = Replayer(match)
-    played: list[Hand] = []
+    played: list[HandLog] = []
     for number in range(1, hands + 1):
         seat = _next_dealer(rules_class, replayer, dealer_rng, number)
         deal, wall, extra = dealer.deal(seat)
-        hand = Hand(
+        hand = HandLog(
             dealer=seat,
             round_wind=WINDS[replayer.carry.round_wind] if "round_wind" in fields else None,
             dice=extra["dice"],  # type: ignore[arg-type]
@@ -370,7 +370,7 @@ def _next_dealer(variant: type[Variant], replayer: Replayer, rng: random.Random,
     return replayer.carry.dealer if replayer.carry.dealer is not None else 0
 
 
-def coverage(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
+def coverage(matches: Sequence[MatchLog]) -> dict[str, dict[str, int]]:
     """How often each event type, pattern and settlement rule occurred."""
     from games.match import settlement_rule
 
