@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from games import tables
+from games import shapes
 from games.log import Event, HandLog, MatchLog
 from games.match import Replayer
 from games.registry import variant_named
@@ -94,10 +94,10 @@ class Bot:
         variant = table.variant
         wild_kinds = sorted(table.setup.wildcards)
         sets = variant.SETS - melds
-        shanten = tables.shanten
+        shanten = shapes.shanten
         if variant.HAS_VOID:
             void = table.seats[seat].void
-            seven = tables.seven_pairs_shanten
+            seven = shapes.seven_pairs_shanten
             pairs_too = variant.SEVEN_PAIRS and not melds
 
             def with_void(c: list[int]) -> tuple[int, int]:
@@ -138,7 +138,7 @@ class Bot:
                                 melds: int) -> list[tuple[int, int]]:
         """Regular shape (void excluded) and seven pairs after each discard, in one pass."""
         void = table.seats[seat].void
-        _, regular = tables.needed_after_each(counts, 4 - melds, void=void, honours=False,
+        _, regular = shapes.needed_after_each(counts, 4 - melds, void=void, honours=False,
                                               step=-1)
         pairs = singles = 0
         if not melds:
@@ -151,15 +151,15 @@ class Bot:
             if not counts[kind]:
                 continue
             if void is not None and kind // 9 == void:
-                value = max(tables.needed(tables.part_ids(counts, void, False), 4 - melds) - 1,
+                value = max(shapes.needed(shapes.part_ids(counts, void, False), 4 - melds) - 1,
                             -1)
                 if not melds:
-                    value = min(value, tables.seven_pairs_from(pairs, singles))
+                    value = min(value, shapes.seven_pairs_from(pairs, singles))
             else:
                 value = max(regular[kind] - 1, -1)
                 if not melds:
                     odd = counts[kind] & 1
-                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                    seven = shapes.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
                     value = min(value, seven)
             values[kind] = (value, value)
         return values
@@ -242,9 +242,9 @@ class Bot:
         low, high = suit * 9, suit * 9 + 9
         focused = [0] * low + real[low:high] + [0] * (27 - high) + real[27:]
         off_suit = sum(real) - sum(focused)
-        plain_now, plain = tables.needed_after_each(real, sets, step=-1)
+        plain_now, plain = shapes.needed_after_each(real, sets, step=-1)
         if off_suit:
-            flush_now, flush = tables.needed_after_each(focused, sets, step=-1)
+            flush_now, flush = shapes.needed_after_each(focused, sets, step=-1)
         else:  # already one suit and honours: the flush view is the plain one
             flush_now, flush = plain_now, plain
         values = [(99, 99)] * 34
@@ -253,8 +253,8 @@ class Bot:
                 continue
             if kind in table.setup.wildcards:
                 # discarding a wildcard: one wildcard fewer
-                p = tables.shanten(real, sets, wild - 1)
-                f = max(tables.shanten(focused, sets, wild - 1), off_suit - 1)
+                p = shapes.shanten(real, sets, wild - 1)
+                f = max(shapes.shanten(focused, sets, wild - 1), off_suit - 1)
                 values[kind] = (min(f, p + 2), p)
                 continue
             p = max(plain[kind] - wild - 1, -1)
