@@ -29,13 +29,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.log import Event, Match
+from games.log import Event, MatchLog
 from games.match import Replayer
-from games.table import Phase, Table
-from games.tiles import TILES, Tile
+from games.position import Position
+from games.table import Action, Phase, Table
+from games.tiles import TILES, Meld, Tile
 from games.variants import Score, ShantenSteps, Variant
 
-ENGINE_VERSION = "3"
+ANNOTATION_VERSION = "3"
+"""The version of the annotation's output (raise it when any annotation changes, so that
+``manage.py reannotate`` redoes stored ones). Not the site's own ENGINE_VERSION in
+replays/services.py, which versions stored validation results."""
+
+ENGINE_VERSION = ANNOTATION_VERSION  # the older name, kept for code written against it
 
 
 @dataclass
@@ -131,7 +137,7 @@ class HandAnalysis:
                 "decisions": [d.to_json() for d in self.decisions]}
 
 
-def analyze_match(match: Match) -> list[HandAnalysis]:
+def analyze_match(match: MatchLog) -> list[HandAnalysis]:
     """Annotate every hand of a match (the match must be valid)."""
     replayer = Replayer(match)
     out: list[HandAnalysis] = []
@@ -145,6 +151,7 @@ def analyze_match(match: Match) -> list[HandAnalysis]:
 def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnalysis:
     """Annotate one hand, replaying its events on ``table`` (a fresh table of the hand)."""
     future = _future_draws(events)
+    memo = _HandMemo()  # this hand's alone: dropped with the hand, never kept on the table
     decisions: list[Decision] = []
     answered: tuple[Any, ...] | None = None  # the claim window already annotated
     for index, event in enumerate(events, start=1):
@@ -157,13 +164,12 @@ def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnal
                 window = answered
             if window != answered:
                 answered = window
-                decisions.extend(_claim_decisions(table, events, index, future))
+                decisions.extend(_claim_decisions(table, memo, events, index, future))
         elif event.type != "end":
-            decisions.extend(_decisions_before(table, event, index, future))
+            decisions.extend(_decisions_before(table, memo, event, index, future))
         if event.type == "end":
             break
         table.apply(event)
-    table.__dict__.pop("_analysis_memo", None)  # the hand's memo goes now, not at a collection
     return HandAnalysis(number, decisions)
 
 
@@ -178,16 +184,17 @@ def outcomes_now(table: Table, seat: int, options: Sequence[Event]) -> list[Outc
     phase = table.phase
     index = table.seen_events + 1
     no_future: dict[int, list[tuple[int, Tile]]] = {}
+    memo = _HandMemo()
     outcomes: list[Outcome] = []
     for option in options:
         if option.type == "pass":
-            outcome = _pass_outcome(table, seat, index, no_future)
+            outcome = _pass_outcome(table, memo, seat, index, no_future)
         elif phase in (Phase.DISCARDED, Phase.ROBBABLE):
-            outcome = _claim_outcome(table, seat, option, index, no_future)
+            outcome = _claim_outcome(table, memo, seat, option, index, no_future)
         elif option.how == "rob_gold" and seat != table.turn:
             outcome = Outcome(option, win=_win_score(table, seat, option))
         elif phase is Phase.TURN:
-            outcome = _turn_outcome(table, seat, option, index, no_future)
+            outcome = _turn_outcome(table, memo, seat, option, index, no_future)
         else:
             outcome = Outcome(option)  # 定缺 and the contract answer: ranked below
         outcome.counterfactual = None
@@ -211,16 +218,16 @@ def _future_draws(events: Sequence[Event]) -> dict[int, list[tuple[int, Tile]]]:
     return draws
 
 
-def _decisions_before(table: Table, event: Event, index: int,
+def _decisions_before(table: Table, memo: _HandMemo, event: Event, index: int,
                       future: dict[int, list[tuple[int, Tile]]]) -> list[Decision]:
     phase = table.phase
     if phase is Phase.TURN:
-        decisions = _rob_gold_chances(table, event, index)
+        decisions = _rob_gold_chances(table, memo, event, index)
         if event.actor == table.turn and not (event.type == "hu" and event.how == "rob_gold"
                                               and event.actor != table.turn):
-            decisions.insert(0, _turn_decision(table, event, index, future))
+            decisions.insert(0, _turn_decision(table, memo, event, index, future))
         elif event.type == "hu" and event.how == "rob_gold" and event.actor == table.turn:
-            decisions.insert(0, _turn_decision(table, event, index, future))
+            decisions.insert(0, _turn_decision(table, memo, event, index, future))
         return decisions
     if phase is Phase.DINGQUE and event.type == "dingque" and event.actor is not None:
         options = [a.event for a in table.legal_actions() if a.seat == event.actor]
@@ -238,23 +245,23 @@ def _decisions_before(table: Table, event: Event, index: int,
     return []
 
 
-def _turn_decision(table: Table, event: Event, index: int,
+def _turn_decision(table: Table, memo: _HandMemo, event: Event, index: int,
                    future: dict[int, list[tuple[int, Tile]]]) -> Decision:
     seat = event.actor if event.actor is not None else table.turn
-    actions = [a.event for a in _legal_actions(table) if a.seat == seat]
-    outcomes = [_turn_outcome(table, seat, option, index, future) for option in actions]
+    actions = [a.event for a in _legal_actions(table, memo) if a.seat == seat]
+    outcomes = [_turn_outcome(table, memo, seat, option, index, future) for option in actions]
     actual = _match_actual(outcomes, event)
     if actual is None:  # an action bots never offer (e.g. a declined kong): still shown
-        outcomes.append(_turn_outcome(table, seat, event, index, future))
+        outcomes.append(_turn_outcome(table, memo, seat, event, index, future))
         actual = len(outcomes) - 1
     return _decision(index, seat, "turn", outcomes, actual)
 
 
-def _rob_gold_chances(table: Table, event: Event, index: int) -> list[Decision]:
+def _rob_gold_chances(table: Table, memo: _HandMemo, event: Event, index: int) -> list[Decision]:
     """PT-5.5: every other seat that could rob the gold before the dealer's first discard."""
     decisions = []
     by_seat: dict[int, list[Event]] = {}
-    for action in _legal_actions(table):
+    for action in _legal_actions(table, memo):
         if action.seat != table.turn and action.event.how == "rob_gold":
             by_seat.setdefault(action.seat, []).append(action.event)
     for seat, options in sorted(by_seat.items()):
@@ -279,7 +286,7 @@ def _answers(table: Table, events: Sequence[Event], index: int) -> dict[int, Eve
     return answers
 
 
-def _claim_decisions(table: Table, events: Sequence[Event], index: int,
+def _claim_decisions(table: Table, memo: _HandMemo, events: Sequence[Event], index: int,
                      future: dict[int, list[tuple[int, Tile]]]) -> list[Decision]:
     by_seat: dict[int, list[Event]] = {}
     for action in table.legal_actions():
@@ -289,8 +296,8 @@ def _claim_decisions(table: Table, events: Sequence[Event], index: int,
     answers = _answers(table, events, index)
     decisions = []
     for seat, options in by_seat.items():
-        outcomes = [_claim_outcome(table, seat, option, index, future) for option in options]
-        outcomes.append(_pass_outcome(table, seat, index, future))
+        outcomes = [_claim_outcome(table, memo, seat, option, index, future) for option in options]
+        outcomes.append(_pass_outcome(table, memo, seat, index, future))
         answer = answers.get(seat)
         claimed = _match_actual(outcomes, answer) if answer is not None else None
         actual = claimed if claimed is not None else len(outcomes) - 1  # else: passed
@@ -361,23 +368,17 @@ class _Melded:
 
     __slots__ = ("position", "shape", "context", "melds", "wait_key")
 
-    def __init__(self, position: Any, memo: _HandMemo) -> None:
+    def __init__(self, position: Position, memo: _HandMemo) -> None:
         self.position = position
         # What shanten depends on besides the tiles (wildcards are the hand's own).
         self.shape = bytes((len(position.melds), 3 if position.void is None else position.void))
         # Everything a counterfactual depends on besides the tiles, as a small number.
-        fields = tuple((name, value) for name, value in sorted(position.__dict__.items())
-                       if name not in ("hand", "win_tile", "rules"))
-        self.context = memo.contexts.setdefault(
-            (fields, tuple(sorted(position.rules.items()))), len(memo.contexts))
+        self.context = memo.contexts.setdefault(position.context_key(), len(memo.contexts))
         # The melds and flowers as a small number (for the hand's counterfactual keys).
         self.melds = memo.meld_sets.setdefault((position.melds, position.flowers),
                                                len(memo.meld_sets))
         # What a wait's score depends on besides the tiles, as a number for the process.
-        wait_key = (position.variant.name, position.melds, position.wildcards,
-                    position.seat, position.dealer, position.round_wind, position.bank,
-                    position.flowers, position.void, position.dealer_streak,
-                    tuple(sorted(position.rules.items())))
+        wait_key = position.context_key()
         number = _WAIT_CONTEXTS.get(wait_key)
         if number is None:
             if len(_WAIT_CONTEXTS) > 10_000:
@@ -412,7 +413,7 @@ class _View:
         self.pending: dict[int, list[tuple[int, Tile]]] = {}  # the seat's draws after an event
         self._melded: dict[tuple[Any, ...], _Melded] = {}
 
-    def melded(self, extra_melds: Sequence[Any], memo: _HandMemo, table: Table) -> _Melded:
+    def melded(self, extra_melds: Sequence[Meld], memo: _HandMemo, table: Table) -> _Melded:
         """The seat's position (``table`` as at this decision point) with more melds."""
         key = tuple(extra_melds)
         found = self._melded.get(key)
@@ -442,7 +443,7 @@ class _HandMemo:
     def __init__(self) -> None:
         self.views: dict[tuple[int, int], _View] = {}
         self.copies: dict[int | None, list[tuple[int, int]]] = {}
-        self.legal: tuple[int, list[Any]] | None = None
+        self.legal: tuple[int, list[Action]] | None = None
         self.melded: dict[tuple[Any, ...], _Melded] = {}
         self.after_each: dict[bytes, tuple[int, tuple[int, ...]]] = {}
         self.contexts: dict[tuple[Any, ...], int] = {}
@@ -453,24 +454,15 @@ class _HandMemo:
         self.counterfactuals: dict[tuple[Any, ...], dict[str, Any]] = {}
 
 
-def _legal_actions(table: Table) -> list[Any]:
+def _legal_actions(table: Table, memo: _HandMemo) -> list[Action]:
     """``table.legal_actions()``, once per table state (a turn asks twice: 抢金 and the turn)."""
-    memo = _memo(table)
     if memo.legal is None or memo.legal[0] != table.seen_events:
         memo.legal = (table.seen_events, table.legal_actions())
     return memo.legal[1]
 
 
-def _memo(table: Table) -> _HandMemo:
-    memo: _HandMemo | None = table.__dict__.get("_analysis_memo")
-    if memo is None:
-        memo = table.__dict__["_analysis_memo"] = _HandMemo()
-    return memo
-
-
-def _seat_view(table: Table, seat: int) -> _View:
+def _seat_view(table: Table, memo: _HandMemo, seat: int) -> _View:
     """The seat's tiles and what it can see, once per decision point (all alternatives)."""
-    memo = _memo(table)
     cache = memo.views
     key = (seat, table.seen_events)
     view = cache.get(key)
@@ -495,13 +487,12 @@ def _after_each(memo: _HandMemo, variant: type[Variant], melded: _Melded, counts
     return found
 
 
-def _hand_metrics(table: Table, seat: int, hand: list[Tile], extra_melds: Sequence[Any] = (),
+def _hand_metrics(table: Table, memo: _HandMemo, seat: int, hand: list[Tile], extra_melds: Sequence[Meld] = (),
                   with_waits: bool = True) -> tuple[int, list[tuple[Tile, int]],
                                                     list[tuple[Tile, int, Score]]]:
     """Shanten, accepted tiles with unseen copies, and scored waits of a waiting hand."""
     variant: type[Variant] = table.variant
-    memo = _memo(table)
-    view = _seat_view(table, seat)
+    view = _seat_view(table, memo, seat)
     melded = view.melded(extra_melds, memo, table)
     counts, wild = variant.split(melded.position, hand)
     shanten, after = _after_each(memo, variant, melded, counts, wild)
@@ -560,7 +551,8 @@ _HOPELESS = Score.no_win("no reading can win (Variant.may_win)")  # never shown:
 _WAIT_NUMBERS = itertools.count()
 
 
-def _with_hand(position: Any, hand: tuple[Tile, ...], extra_melds: Sequence[Any]) -> Any:
+def _with_hand(position: Position, hand: tuple[Tile, ...],
+               extra_melds: Sequence[Meld]) -> Position:
     from dataclasses import replace
 
     if extra_melds:
@@ -568,48 +560,46 @@ def _with_hand(position: Any, hand: tuple[Tile, ...], extra_melds: Sequence[Any]
     return position.with_hand(hand, None)
 
 
-def _turn_outcome(table: Table, seat: int, option: Event, index: int,
+def _turn_outcome(table: Table, memo: _HandMemo, seat: int, option: Event, index: int,
                   future: dict[int, list[tuple[int, Tile]]]) -> Outcome:
     outcome = Outcome(option)
-    hand = list(_seat_view(table, seat).tiles)
+    hand = list(_seat_view(table, memo, seat).tiles)
     if option.type == "hu":
         outcome.win = _win_score(table, seat, option)
         return outcome
     if option.type == "discard" and option.tile is not None:
         rest = list(hand)
         rest.remove(option.tile)
-        _fill(outcome, table, seat, rest)
-        outcome.counterfactual = _counterfactual(table, seat, rest, index, future)
+        _fill(outcome, table, memo, seat, rest)
+        outcome.counterfactual = _counterfactual(table, memo, seat, rest, index, future)
         return outcome
     if option.type == "gang" and option.tile is not None:
-        from games.tiles import Meld
 
         if option.kind == "added":
             rest = list(hand)
             rest.remove(option.tile)
-            _fill(outcome, table, seat, rest)
-            outcome.counterfactual = _counterfactual(table, seat, rest, index, future)
+            _fill(outcome, table, memo, seat, rest)
+            outcome.counterfactual = _counterfactual(table, memo, seat, rest, index, future)
             return outcome
         rest = [t for t in hand if t != option.tile]
         kong = (Meld.gang(option.tile, "concealed"),)
-        _fill(outcome, table, seat, rest, kong)
-        outcome.counterfactual = _counterfactual(table, seat, rest, index, future, kong)
+        _fill(outcome, table, memo, seat, rest, kong)
+        outcome.counterfactual = _counterfactual(table, memo, seat, rest, index, future, kong)
         return outcome
     # ready, flower: the hand itself, best discard after
-    kept = _fill_best_discard(outcome, table, seat, hand)
-    outcome.counterfactual = _counterfactual(table, seat, kept, index, future)
+    kept = _fill_best_discard(outcome, table, memo, seat, hand)
+    outcome.counterfactual = _counterfactual(table, memo, seat, kept, index, future)
     return outcome
 
 
-def _claim_outcome(table: Table, seat: int, option: Event, index: int,
+def _claim_outcome(table: Table, memo: _HandMemo, seat: int, option: Event, index: int,
                    future: dict[int, list[tuple[int, Tile]]]) -> Outcome:
-    from games.tiles import Meld
 
     outcome = Outcome(option)
     if option.type == "hu":
         outcome.win = _win_score(table, seat, option)
         return outcome
-    hand = list(_seat_view(table, seat).tiles)
+    hand = list(_seat_view(table, memo, seat).tiles)
     tile = option.tile
     assert tile is not None
     if option.type == "chi":
@@ -626,35 +616,34 @@ def _claim_outcome(table: Table, seat: int, option: Event, index: int,
             hand.remove(tile)
         meld = Meld.gang(tile, "exposed")
     if option.type == "gang":
-        _fill(outcome, table, seat, hand, (meld,))
+        _fill(outcome, table, memo, seat, hand, (meld,))
         kept = hand
     else:
-        kept = _fill_best_discard(outcome, table, seat, hand, (meld,))
-    outcome.counterfactual = _counterfactual(table, seat, kept, index, future, (meld,))
+        kept = _fill_best_discard(outcome, table, memo, seat, hand, (meld,))
+    outcome.counterfactual = _counterfactual(table, memo, seat, kept, index, future, (meld,))
     return outcome
 
 
-def _pass_outcome(table: Table, seat: int, index: int,
+def _pass_outcome(table: Table, memo: _HandMemo, seat: int, index: int,
                   future: dict[int, list[tuple[int, Tile]]]) -> Outcome:
     outcome = Outcome(Event("pass", seat))
-    hand = list(_seat_view(table, seat).tiles)
-    _fill(outcome, table, seat, hand)
-    outcome.counterfactual = _counterfactual(table, seat, hand, index, future)
+    hand = list(_seat_view(table, memo, seat).tiles)
+    _fill(outcome, table, memo, seat, hand)
+    outcome.counterfactual = _counterfactual(table, memo, seat, hand, index, future)
     return outcome
 
 
-def _fill(outcome: Outcome, table: Table, seat: int, hand: list[Tile],
-          melds: Sequence[Any] = ()) -> None:
+def _fill(outcome: Outcome, table: Table, memo: _HandMemo, seat: int, hand: list[Tile],
+          melds: Sequence[Meld] = ()) -> None:
     outcome.shanten, outcome.accepted, outcome.waits = _hand_metrics(
-        table, seat, hand, extra_melds=melds)
+        table, memo, seat, hand, extra_melds=melds)
 
 
-def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Tile],
-                       melds: Sequence[Any] = ()) -> list[Tile]:
+def _fill_best_discard(outcome: Outcome, table: Table, memo: _HandMemo, seat: int, hand: list[Tile],
+                       melds: Sequence[Meld] = ()) -> list[Tile]:
     """A hand a tile too many: the metrics after its best discard; returns the hand kept."""
     variant: type[Variant] = table.variant
-    memo = _memo(table)
-    melded = _seat_view(table, seat).melded(melds, memo, table)
+    melded = _seat_view(table, memo, seat).melded(melds, memo, table)
     candidates = [kind for kind in sorted({t.kind for t in hand})
                   if not (table.is_wild(kind) and not variant.WILDCARDS_DISCARDABLE)]
     # Only the discards leaving the fewest shanten can be best: the others' acceptance
@@ -670,7 +659,7 @@ def _fill_best_discard(outcome: Outcome, table: Table, seat: int, hand: list[Til
         tile = TILES[kind]
         rest = list(hand)
         rest.remove(tile)
-        metrics = _hand_metrics(table, seat, rest, extra_melds=melds, with_waits=False)
+        metrics = _hand_metrics(table, memo, seat, rest, extra_melds=melds, with_waits=False)
         key = (metrics[0], -sum(n for _, n in metrics[1]))
         if best is None or key < best[0]:
             best = (key, metrics, rest)
@@ -708,9 +697,9 @@ def _win_score(table: Table, seat: int, option: Event) -> Score | None:
     return score if score.win else None
 
 
-def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
+def _counterfactual(table: Table, memo: _HandMemo, seat: int, hand: list[Tile], index: int,
                     future: dict[int, list[tuple[int, Tile]]],
-                    extra_melds: Sequence[Any] = ()) -> dict[str, Any] | None:
+                    extra_melds: Sequence[Meld] = ()) -> dict[str, Any] | None:
     """Keep drawing this seat's own next tiles from the log; win, at which draw, for how much.
 
     Each draw is discarded unless discarding another tile leaves fewer shanten
@@ -719,11 +708,10 @@ def _counterfactual(table: Table, seat: int, hand: list[Tile], index: int,
     """
     if table.wall is None:
         return None
-    view = _seat_view(table, seat)
+    view = _seat_view(table, memo, seat)
     pending = view.pending.get(index)
     if pending is None:
         pending = view.pending[index] = [(at, t) for at, t in future.get(seat, []) if at > index]
-    memo = _memo(table)
     melded = view.melded(extra_melds, memo, table)
     # The same hand before the same draws gives the same answer (a passed claim, then
     # the turn's discard of the drawn tile): remember it for the hand.
@@ -875,8 +863,8 @@ class _PlayOn:
             self._counts[choice] -= 1
 
 
-def analyze_json(match: Match) -> dict[str, Any]:
+def analyze_json(match: MatchLog) -> dict[str, Any]:
     """The whole match's annotation as JSON (the ``analyze`` command's output)."""
-    return {"engine_version": ENGINE_VERSION, "variant": match.variant,
+    return {"engine_version": ANNOTATION_VERSION, "variant": match.variant,
             "hands": [h.to_json() for h in analyze_match(match)]}
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from games import tables
+from games import shapes
 from games.position import Position
 from games.registry import NAMES, VARIANTS
 from games.tiles import TILES
@@ -78,8 +78,8 @@ def bench_shanten(rng: random.Random, n: int) -> dict[str, Any]:
 def bench_against_mahjong(rng: random.Random, n: int) -> dict[str, Any]:
     """Regular-hand shanten of identical wildcard-free 14-tile hands, ours and mahjong's."""
     hands = [_random_counts(rng, ALL_TILES, 14) for _ in range(n)]
-    ours = _timed(lambda: [tables.shanten(c, 4) for c in hands])  # builds what it needs
-    ours = _timed(lambda: [tables.shanten(c, 4) for c in hands])
+    ours = _timed(lambda: [shapes.shanten(c, 4) for c in hands])  # builds what it needs
+    ours = _timed(lambda: [shapes.shanten(c, 4) for c in hands])
     result: dict[str, Any] = {"hands": n, "ours_per_s": round(n / ours)}
     try:
         from mahjong.shanten import Shanten
@@ -89,7 +89,7 @@ def bench_against_mahjong(rng: random.Random, n: int) -> dict[str, Any]:
         return result
     calculate = Shanten.calculate_shanten_for_regular_hand
     theirs = _timed(lambda: [calculate(c) for c in hands])
-    agree = sum(tables.shanten(c, 4) == calculate(c) for c in hands)
+    agree = sum(shapes.shanten(c, 4) == calculate(c) for c in hands)
     result.update({"mahjong_per_s": round(n / theirs), "ratio": round(theirs / ours, 1),
                    "agree": agree})
     try:
@@ -332,13 +332,13 @@ def _bench_table_decision(seed: int, most: int) -> dict[str, Any]:
 
 _WORKER = """
 import gc, json, sys, time
-from games import tables
+from games import shapes
 from games.analysis import analyze_match
 from games.log import loads
 
 request = json.load(sys.stdin)
 if request["tune_gc"]:
-    tables.tune_garbage_collector()
+    shapes.tune_garbage_collector()
 times = []
 for text in request["matches"]:
     match = loads(text)

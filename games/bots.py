@@ -19,8 +19,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from games import tables
-from games.log import Event, Hand, Match
+from games import shapes
+from games.log import Event, HandLog, MatchLog
 from games.match import Replayer
 from games.registry import variant_named
 from games.table import Action, Phase, Table
@@ -94,10 +94,10 @@ class Bot:
         variant = table.variant
         wild_kinds = sorted(table.setup.wildcards)
         sets = variant.SETS - melds
-        shanten = tables.shanten
+        shanten = shapes.shanten
         if variant.HAS_VOID:
             void = table.seats[seat].void
-            seven = tables.seven_pairs_shanten
+            seven = shapes.seven_pairs_shanten
             pairs_too = variant.SEVEN_PAIRS and not melds
 
             def with_void(c: list[int]) -> tuple[int, int]:
@@ -138,7 +138,7 @@ class Bot:
                                 melds: int) -> list[tuple[int, int]]:
         """Regular shape (void excluded) and seven pairs after each discard, in one pass."""
         void = table.seats[seat].void
-        _, regular = tables.needed_after_each(counts, 4 - melds, void=void, honours=False,
+        _, regular = shapes.needed_after_each(counts, 4 - melds, void=void, honours=False,
                                               step=-1)
         pairs = singles = 0
         if not melds:
@@ -151,15 +151,15 @@ class Bot:
             if not counts[kind]:
                 continue
             if void is not None and kind // 9 == void:
-                value = max(tables.needed(tables.part_ids(counts, void, False), 4 - melds) - 1,
+                value = max(shapes.needed(shapes.part_ids(counts, void, False), 4 - melds) - 1,
                             -1)
                 if not melds:
-                    value = min(value, tables.seven_pairs_from(pairs, singles))
+                    value = min(value, shapes.seven_pairs_from(pairs, singles))
             else:
                 value = max(regular[kind] - 1, -1)
                 if not melds:
                     odd = counts[kind] & 1
-                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                    seven = shapes.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
                     value = min(value, seven)
             values[kind] = (value, value)
         return values
@@ -242,9 +242,9 @@ class Bot:
         low, high = suit * 9, suit * 9 + 9
         focused = [0] * low + real[low:high] + [0] * (27 - high) + real[27:]
         off_suit = sum(real) - sum(focused)
-        plain_now, plain = tables.needed_after_each(real, sets, step=-1)
+        plain_now, plain = shapes.needed_after_each(real, sets, step=-1)
         if off_suit:
-            flush_now, flush = tables.needed_after_each(focused, sets, step=-1)
+            flush_now, flush = shapes.needed_after_each(focused, sets, step=-1)
         else:  # already one suit and honours: the flush view is the plain one
             flush_now, flush = plain_now, plain
         values = [(99, 99)] * 34
@@ -253,8 +253,8 @@ class Bot:
                 continue
             if kind in table.setup.wildcards:
                 # discarding a wildcard: one wildcard fewer
-                p = tables.shanten(real, sets, wild - 1)
-                f = max(tables.shanten(focused, sets, wild - 1), off_suit - 1)
+                p = shapes.shanten(real, sets, wild - 1)
+                f = max(shapes.shanten(focused, sets, wild - 1), off_suit - 1)
                 values[kind] = (min(f, p + 2), p)
                 continue
             p = max(plain[kind] - wild - 1, -1)
@@ -326,17 +326,17 @@ def play_hand(table: Table, bots: Sequence[Bot]) -> list[Event]:
 
 
 def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
-             rules: dict[str, int | str | bool] | None = None) -> Match:
+             rules: dict[str, int | str | bool] | None = None) -> MatchLog:
     """Bots play a match of ``hands`` hands; the same seeds give the same match."""
     rules_class = variant_named(variant)
     rng = random.Random(seed)
     dealer_rng = random.Random(seed if wall_seed is None else wall_seed)
     dealer = Dealer(rules_class, dealer_rng)
     bots = [Bot(random.Random(rng.random())) for _ in range(4)]
-    match = Match(variant=variant, players=rules_class.BOT_NAMES, rules=dict(rules or {}),
+    match = MatchLog(variant=variant, players=rules_class.BOT_NAMES, rules=dict(rules or {}),
                   title=f"Bots, seed {seed}", played_at=None, hands=())
     replayer = Replayer(match)
-    played: list[Hand] = []
+    played: list[HandLog] = []
     for number in range(1, hands + 1):
         hand = deal_hand(replayer, dealer, number)
         table = replayer.begin(number, hand)
@@ -347,7 +347,7 @@ def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
     return replace(match, hands=tuple(played))
 
 
-def deal_hand(replayer: Replayer, dealer: Dealer, number: int) -> Hand:
+def deal_hand(replayer: Replayer, dealer: Dealer, number: int) -> HandLog:
     """Hand ``number`` of the match ``replayer`` is playing, shuffled and dealt by ``dealer``.
 
     What the hand states besides its tiles follows from the earlier hands
@@ -362,7 +362,7 @@ def deal_hand(replayer: Replayer, dealer: Dealer, number: int) -> Hand:
     wildcards = extra.get("wildcards", ())
     if replayer.match.rules.get("wildcard_method") == "indicator":
         wildcards = (extra["indicator"],)  # the turned-up tile itself is wild (JX-4)
-    return Hand(
+    return HandLog(
         dealer=seat,
         round_wind=WINDS[replayer.carry.round_wind] if "round_wind" in fields else None,
         dice=extra["dice"],  # type: ignore[arg-type]
@@ -385,7 +385,7 @@ def _next_dealer(variant: type[Variant], replayer: Replayer, rng: random.Random,
     return replayer.carry.dealer if replayer.carry.dealer is not None else 0
 
 
-def coverage(matches: Sequence[Match]) -> dict[str, dict[str, int]]:
+def coverage(matches: Sequence[MatchLog]) -> dict[str, dict[str, int]]:
     """How often each event type, pattern and settlement rule occurred."""
     from games.match import settlement_rule
 

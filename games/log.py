@@ -5,8 +5,8 @@ one or more hands, each a deal and a flat list of events in the mjai style
 (``{"type": "discard", "actor": 0, "tile": "7z"}``). The contract is the
 project's ``LOG-FORMAT.md``; ``docs/log-format.md`` documents every field.
 
-This module reads a document into small frozen dataclasses (:class:`Match`,
-:class:`Hand`, :class:`Event`) and writes them back. It checks the document's
+This module reads a document into small frozen dataclasses (:class:`MatchLog`,
+:class:`HandLog`, :class:`Event`) and writes them back. It checks the document's
 *structure* only — types, required and unknown fields, value ranges, tile
 notation, hand sizes, which events a variant has — and reports the first
 problem as a :class:`LogError` with the 1-based hand and event numbers and,
@@ -59,7 +59,8 @@ from games.variants import Variant
 __all__ = [
     "BANK_ITEMS", "EVENT_TYPES", "FORMAT", "MAX_CHARS", "MAX_DEALER_STREAK", "MAX_DELTA",
     "MAX_DEPTH", "MAX_EVENTS", "MAX_HANDS", "MAX_NAME", "MAX_OPTION", "MAX_TITLE",
-    "Event", "Hand", "LogError", "Match", "dumps", "loads", "read_log", "schema", "write_log",
+    "Event", "Hand", "HandLog", "LogError", "Match", "MatchLog", "dumps", "loads", "read_log",
+    "schema", "write_log",
 ]
 
 _T = TypeVar("_T")
@@ -152,7 +153,7 @@ def _log_error(message: str, hand: int | None, event: int | None, rule: str | No
 
 
 @dataclass(frozen=True)
-class Hand:
+class HandLog:
     """One hand: the deal and its events. Variant-only fields are ``None`` (or empty) elsewhere."""
 
     dealer: int
@@ -188,7 +189,7 @@ class Hand:
 
 
 @dataclass(frozen=True)
-class Match:
+class MatchLog:
     """A whole document. ``rules`` holds the options as written (see :meth:`options`).
 
     ``rules_written`` records whether the document had a ``rules`` object, so that
@@ -197,7 +198,7 @@ class Match:
 
     variant: str
     players: tuple[str, str, str, str]
-    hands: tuple[Hand, ...]
+    hands: tuple[HandLog, ...]
     rules: dict[str, int | str | bool] = field(default_factory=dict)
     title: str | None = None
     played_at: str | None = None
@@ -211,7 +212,7 @@ class Match:
     def options(self) -> dict[str, int | str | bool]:
         """Every rules option of the variant, the written value or its default.
 
-        >>> Match("putian", ("A", "B", "C", "D"), ()).options()
+        >>> MatchLog("putian", ("A", "B", "C", "D"), ()).options()
         {'fee': 0}
         """
         return {name: self.rules.get(name, option.default)
@@ -234,7 +235,7 @@ class Match:
 # -- reading ------------------------------------------------------------------
 
 
-def loads(text: str) -> Match:
+def loads(text: str) -> MatchLog:
     """Read a document from its JSON text.
 
     Anything wrong — not JSON, nested too deeply, duplicate fields, ``NaN``, an
@@ -286,7 +287,7 @@ def _too_deep() -> LogError:
                     "(a mahjong-log/1 document needs 5)")
 
 
-def read_log(data: Any) -> Match:
+def read_log(data: Any) -> MatchLog:
     """Read a document already parsed from JSON (objects as dicts, arrays as lists).
 
     >>> read_log([])
@@ -312,7 +313,7 @@ def read_log(data: Any) -> Match:
         raise LogError(f"the document has {len(raw_hands)} hands; at most {MAX_HANDS} are read")
     hands = tuple(_located(index, None, _hand, raw, variant, players)
                   for index, raw in enumerate(raw_hands, 1))
-    return Match(variant.name, players, hands, rules, title, played_at, rules_written)
+    return MatchLog(variant.name, players, hands, rules, title, played_at, rules_written)
 
 
 def read_event(raw: Any, variant: str) -> Event:
@@ -331,7 +332,7 @@ def read_event(raw: Any, variant: str) -> Event:
 # -- writing ------------------------------------------------------------------
 
 
-def write_log(match: Match) -> dict[str, Any]:
+def write_log(match: MatchLog) -> dict[str, Any]:
     """The match as a document (a dict ready for ``json.dump``).
 
     For every valid document ``write_log(read_log(doc)) == doc``. Writing does
@@ -341,10 +342,10 @@ def write_log(match: Match) -> dict[str, Any]:
     return match.to_json()
 
 
-def dumps(match: Match) -> str:
+def dumps(match: MatchLog) -> str:
     """The match as JSON text: one line per field, per seat's deal and per event.
 
-    >>> print(dumps(Match("putian", ("A", "B", "C", "D"), (), {"fee": 10})))
+    >>> print(dumps(MatchLog("putian", ("A", "B", "C", "D"), (), {"fee": 10})))
     {
       "format": "mahjong-log/1",
       "variant": "putian",
@@ -500,7 +501,7 @@ def _rules(variant: type[Variant], value: Any) -> dict[str, int | str | bool]:
 
 # -- hands --------------------------------------------------------------------
 
-def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> Hand:
+def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> HandLog:
     if not isinstance(raw, dict):
         raise LogError(f"a hand must be an object, not {_kind(raw)}")
     for key in raw:
@@ -510,7 +511,7 @@ def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> Hand:
     for key, rule in variant.REQUIRED_FIELDS.items():
         _required(raw, key, "the hand", rule)
     dealer = _seat("dealer", raw["dealer"])
-    return Hand(
+    return HandLog(
         dealer=dealer,
         dice=_dice(raw["dice"]),
         round_wind=_optional(raw, "round_wind", _round_wind),
@@ -886,3 +887,9 @@ def _show(value: Any) -> str:
     except (TypeError, ValueError):
         text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+# The names these had before they stopped sharing the site's model names (replays.models
+# has Match and Hand): kept for code written against them; new code uses MatchLog, HandLog.
+Match = MatchLog
+Hand = HandLog

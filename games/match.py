@@ -1,6 +1,6 @@
 """Replaying a whole match: hands in order, what carries across them, and settlement.
 
-:func:`replay` runs every hand of a :class:`games.log.Match` through its
+:func:`replay` runs every hand of a :class:`games.log.MatchLog` through its
 variant's :class:`~games.table.Table`, checks what each hand states against
 what the earlier hands left (JX-3 dealer and round wind, JX-7.11 the carried
 fans, PT-1/PT-7.1 the dealer and streak), checks each ``end.deltas`` against
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import settlement
-from games.log import Hand, LogError, Match
+from games.log import HandLog, LogError, MatchLog
 from games.registry import VARIANTS, table_class
 from games.table import HandSetup, RuleViolation, Table, Win
 from games.tiles import WINDS
@@ -72,7 +72,7 @@ class MatchResult:
         return out
 
 
-def _option(match: Match, name: str) -> Any:
+def _option(match: MatchLog, name: str) -> Any:
     variant = VARIANTS[match.variant]
     option = variant.OPTIONS.get(name)
     return match.rules.get(name, option.default if option else 0)
@@ -81,7 +81,7 @@ def _option(match: Match, name: str) -> Any:
 class Replayer:
     """Replays one match hand by hand; ``hands()`` yields each as it is settled."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: MatchLog) -> None:
         self.match = match
         self.variant = VARIANTS[match.variant]
         self.carry = Carry()
@@ -92,7 +92,7 @@ class Replayer:
         self.balances: list[int] | None = [start] * 4 if self.fee or start else None
         self.coefficient = int(_option(match, "room_coefficient") or 1)
 
-    def setup_for(self, number: int, hand: Hand) -> HandSetup:
+    def setup_for(self, number: int, hand: HandLog) -> HandSetup:
         """Check what the hand states against what earlier hands left; build its setup."""
         expected = self._expected(number, hand)
         wildcards = frozenset(t.kind for t in hand.wildcards)
@@ -113,7 +113,7 @@ class Replayer:
             balances=tuple(self.balances) if self.balances is not None else None,
         )
 
-    def _expected(self, number: int, hand: Hand) -> Carry:
+    def _expected(self, number: int, hand: HandLog) -> Carry:
         """What the hand must state, from the earlier hands; the first hand states it."""
         if number == 1:
             return Carry(hand.dealer, WINDS.index(hand.round_wind or "E"), tuple(hand.bank or ()),
@@ -139,12 +139,12 @@ class Replayer:
                    variant.OWN_FIELDS["dealer_streak"], f"the dealer streak should be {streak}")
         return Carry(hand.dealer, carry.round_wind, bank, carry.wildcard, streak)
 
-    def _own_triggers(self, hand: Hand, wildcards: frozenset[int]) -> tuple[str, ...]:
+    def _own_triggers(self, hand: HandLog, wildcards: frozenset[int]) -> tuple[str, ...]:
         """The carried fans a hand adds at its start (JX-7.11; none in most variants)."""
         wildcard = min(wildcards) if wildcards else None
         return self.variant.bank_triggers(hand.dice, wildcard, self.carry.wildcard)
 
-    def play(self, number: int, hand: Hand) -> HandResult:
+    def play(self, number: int, hand: HandLog) -> HandResult:
         """Replay one hand; raise LogError at its first problem."""
         table = self.begin(number, hand)
         deltas: list[int] | None = None
@@ -173,7 +173,7 @@ class Replayer:
             raise LogError("the hand has no end event", hand=number, rule="C-5")
         return self.conclude(number, hand, table, reason)
 
-    def begin(self, number: int, hand: Hand) -> Table:
+    def begin(self, number: int, hand: HandLog) -> Table:
         """The table of a hand, its setup checked against the earlier hands."""
         self._check_minimum(number)
         setup = self._setup_checked(number, hand)
@@ -182,7 +182,7 @@ class Replayer:
         except RuleViolation as problem:
             raise LogError(problem.message, hand=number, rule=problem.rule) from None
 
-    def conclude(self, number: int, hand: Hand, table: Table, reason: str) -> HandResult:
+    def conclude(self, number: int, hand: HandLog, table: Table, reason: str) -> HandResult:
         """Record a finished hand and what it leaves to the next."""
         result = HandResult(number, table, list(table.deltas), reason, table.setup.bank)
         result.fees = self._take_fees(result)
@@ -190,13 +190,13 @@ class Replayer:
         self.results.append(result)
         return result
 
-    def _setup_checked(self, number: int, hand: Hand) -> HandSetup:
+    def _setup_checked(self, number: int, hand: HandLog) -> HandSetup:
         try:
             return self.setup_for(number, hand)
         except RuleViolation as problem:
             raise LogError(problem.message, hand=number, rule=problem.rule) from None
 
-    def _carry_over(self, result: HandResult, hand: Hand) -> None:
+    def _carry_over(self, result: HandResult, hand: HandLog) -> None:
         table = result.table
         dealer = hand.dealer
         dealer_won = any(w.seat == dealer for w in table.wins)
@@ -273,6 +273,6 @@ def _agree(number: int, ok: bool, rule: str, message: str) -> None:
         raise LogError(message, hand=number, rule=rule)
 
 
-def replay(match: Match) -> MatchResult:
+def replay(match: MatchLog) -> MatchResult:
     """Replay every hand and settle the match; raises LogError at the first problem."""
     return Replayer(match).result()

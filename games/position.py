@@ -12,7 +12,7 @@ A :class:`Position` is the input of ``score`` and ``waits`` (ENGINE-CLI.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from games.tiles import WINDS, Meld, MeldError, NotationError, Tile, parse_tiles
@@ -84,6 +84,22 @@ class Position:
 
     def rule(self, name: str) -> Any:
         return self.rules.get(name, self.variant.OPTIONS[name].default)
+
+    def context_key(self) -> tuple[Any, ...]:
+        """Every field but the tiles (``hand``, ``win_tile``), hashable: what an answer
+        about these tiles depends on, for caches. It is built from the dataclass's own
+        fields, so a field added later can't be left out of a cache key.
+
+        >>> from games.registry import variant_named
+        >>> a = Position(variant=variant_named("sichuan"), hand=(), void=0)
+        >>> a.context_key() == a.with_hand((Tile.parse("1p"),), None).context_key()
+        True
+        >>> a.context_key() == Position(variant=a.variant, hand=(), void=1).context_key()
+        False
+        """
+        return tuple(
+            tuple(sorted(self.rules.items())) if item.name == "rules" else getattr(self, item.name)
+            for item in fields(self) if item.name not in ("hand", "win_tile"))
 
     def with_hand(self, hand: tuple[Tile, ...], win_tile: Tile | None) -> Position:
         """The same context with other tiles (already checked: no validation)."""

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.log import Match
+from games.log import MatchLog
 from games.match import Replayer
 from games.position import Position, PositionError
 from games.registry import variant_named
@@ -428,7 +428,7 @@ class Spot:
     position: dict[str, Any] = field(hash=False)
 
 
-def ready_spots(match: Match, min_waits: int = 2) -> Iterator[Spot]:
+def ready_spots(match: MatchLog, min_waits: int = 2) -> Iterator[Spot]:
     """Hands left ready by a discard, with at least ``min_waits`` winning tiles.
 
     The position is that seat's view: its tiles and melds, the context, and what it

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from games import settlement, tables
+from games import settlement, shapes
 from games.events import Event
 from games.position import Position, PositionError
 from games.reading import Reading, readings, seven_pairs_reading
@@ -116,7 +116,7 @@ class Sichuan(Variant):
 
     @classmethod
     def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
-        by_void = tables.needed_two_suits(counts, cls.SETS - len(position.melds))
+        by_void = shapes.needed_two_suits(counts, cls.SETS - len(position.melds))
         pairs = [0, 0, 0]
         singles = [0, 0, 0]
         if not position.melds:
@@ -125,12 +125,12 @@ class Sichuan(Variant):
                 if n:
                     pairs[kind // 9] += n >> 1
                     singles[kind // 9] += n & 1
-        best = tables.INF
+        best = shapes.INF
         for void in cls._voids(position):
             assert void is not None
             best = min(best, by_void[void] - 1)
             if not position.melds:  # seven pairs (SC-4.1), void suit excluded
-                best = min(best, tables.seven_pairs_from(sum(pairs) - pairs[void],
+                best = min(best, shapes.seven_pairs_from(sum(pairs) - pairs[void],
                                                          sum(singles) - singles[void]))
         return max(best, -1)
 
@@ -142,9 +142,9 @@ class Sichuan(Variant):
         for kinds held an even number of times."""
         sets = cls.SETS - len(position.melds)
         seven = not position.melds
-        best_now, best_after = tables.INF, [tables.INF] * KINDS
+        best_now, best_after = shapes.INF, [shapes.INF] * KINDS
         for void in cls._voids(position):
-            now, after = tables.needed_after_each(counts, sets, void=void, honours=False)
+            now, after = shapes.needed_after_each(counts, sets, void=void, honours=False)
             best_now = min(best_now, now - 1)
             best_after = [b if b < n - 1 else n - 1 for b, n in zip(best_after, after, strict=True)]
             if seven:
@@ -153,10 +153,10 @@ class Sichuan(Variant):
                     if n and kind // 9 != void:
                         pairs += n // 2
                         singles += n % 2
-                best_now = min(best_now, tables.seven_pairs_from(pairs, singles))
+                best_now = min(best_now, shapes.seven_pairs_from(pairs, singles))
                 # The tile pairs a single (odd), or starts one (even).
-                on_odd = max(tables.seven_pairs_from(pairs + 1, singles - 1), -1)
-                on_even = max(tables.seven_pairs_from(pairs, singles + 1), -1)
+                on_odd = max(shapes.seven_pairs_from(pairs + 1, singles - 1), -1)
+                on_even = max(shapes.seven_pairs_from(pairs, singles + 1), -1)
                 for kind in range(27):
                     if kind // 9 != void:
                         value = on_odd if counts[kind] % 2 else on_even
@@ -523,46 +523,46 @@ class SichuanShantenSteps(ShantenSteps):
         sets = variant.SETS - len(position.melds)
         self._counts = tuple(counts)
         self._seven = not position.melds
-        self._voids: list[tuple[int, tables.OneTileOn, int, int]] = []
-        best = tables.INF
+        self._voids: list[tuple[int, shapes.OneTileOn, int, int]] = []
+        best = shapes.INF
         for void in variant._voids(position):
             assert void is not None
-            needs = tables.OneTileOn(counts, sets, void=void, honours=False)
+            needs = shapes.OneTileOn(counts, sets, void=void, honours=False)
             pairs = singles = 0
             if self._seven:
                 for kind in range(27):
                     if counts[kind] and kind // 9 != void:
                         pairs += counts[kind] >> 1
                         singles += counts[kind] & 1
-                best = min(best, tables.seven_pairs_from(pairs, singles))
+                best = min(best, shapes.seven_pairs_from(pairs, singles))
             best = min(best, needs.needed - 1)
             self._voids.append((void, needs, pairs, singles))
         self.now = max(best, -1)
 
     def adding(self, kind: int) -> int:
-        best = tables.INF
+        best = shapes.INF
         for void, needs, pairs, singles in self._voids:
             value = needs.after(kind, 1) - 1
             if self._seven and kind < 27 and kind // 9 != void:
                 odd = self._counts[kind] & 1  # the tile pairs a single, or starts one
-                value = min(value, max(tables.seven_pairs_from(pairs + odd,
+                value = min(value, max(shapes.seven_pairs_from(pairs + odd,
                                                                singles - odd + (1 - odd)), -1))
             best = min(best, value)
         return max(best, -1)
 
     def removing(self, kind: int) -> int:
         if kind >= 27 or not self._counts[kind]:
-            return tables.INF
-        best = tables.INF
+            return shapes.INF
+        best = shapes.INF
         for void, needs, pairs, singles in self._voids:
             in_void = kind // 9 == void
             value = (needs.needed if in_void else needs.after(kind, -1)) - 1
             if self._seven:
                 if in_void:
-                    seven = tables.seven_pairs_from(pairs, singles)
+                    seven = shapes.seven_pairs_from(pairs, singles)
                 else:
                     odd = self._counts[kind] & 1
-                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                    seven = shapes.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
                 value = min(value, seven)
             best = min(best, max(value, -1))
         return best

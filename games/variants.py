@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from games import tables
+from games import shapes
 from games.position import Position, PositionError
 from games.reading import Reading, readings
 from games.tiles import KINDS, TILES, Meld, Tile, counts_of
@@ -411,14 +411,14 @@ class Variant:
 
     @classmethod
     def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
-        return tables.shanten(counts, cls.SETS - len(position.melds), wild,
+        return shapes.shanten(counts, cls.SETS - len(position.melds), wild,
                               honours=bool(cls.HONOURS))
 
     @classmethod
     def shanten_after_each(cls, position: Position, counts: Sequence[int],
                            wild: int) -> tuple[int, list[int]]:
         """Shanten now, and after drawing each kind (a wildcard kind adds a wildcard)."""
-        now, after = tables.needed_after_each(counts, cls.SETS - len(position.melds),
+        now, after = shapes.needed_after_each(counts, cls.SETS - len(position.melds),
                                               honours=bool(cls.HONOURS))
         limit = wild + 1  # max(n - limit, -1), without a call per kind
         grown = [n - limit if n >= limit else -1 for n in after]
@@ -577,11 +577,11 @@ class ShantenSteps:
 
     def removing(self, kind: int) -> int:
         """The shanten after discarding one tile of ``kind`` (a wildcard kind: one
-        wildcard); ``tables.INF`` for a kind not held."""
+        wildcard); ``shapes.INF`` for a kind not held."""
         raise NotImplementedError
 
 
-class PlainShantenSteps(tables.OneTileOn, ShantenSteps):
+class PlainShantenSteps(shapes.OneTileOn, ShantenSteps):
     """:class:`ShantenSteps` of the plain shanten (sets and a pair, wildcards filling in)."""
 
     __slots__ = ("now", "_counts", "_wild", "_wildcards")
@@ -601,7 +601,7 @@ class PlainShantenSteps(tables.OneTileOn, ShantenSteps):
         if self._wild and kind in self._wildcards:
             return max(self.needed - (self._wild - 1) - 1, -1)
         if not self._counts[kind]:
-            return tables.INF
+            return shapes.INF
         return max(self.after(kind, -1) - self._wild - 1, -1)
 
 

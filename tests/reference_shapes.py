@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games import tables
-from games.tables import INF, MAX_SETS
+from games import shapes
+from games.shapes import INF, MAX_SETS
 
 WIDTH = (MAX_SETS + 1) * 2  # index m * 2 + p
 Vector = tuple[int, ...]
@@ -92,7 +92,7 @@ def needed_after_each(counts: Sequence[int], sets: int, void: int | None = None,
                       honours: bool = True, step: int = 1) -> tuple[int, list[int]]:
     """Tiles needed now, and with one tile more (``step`` −1: fewer) of each kind,
     each computed from scratch; ``INF`` where the tile can't be added or removed."""
-    now = tables.needed(tables.part_ids(counts, void, honours), sets)
+    now = shapes.needed(shapes.part_ids(counts, void, honours), sets)
     out = [INF] * 34
     for kind in range(34):
         part = kind // 9 if kind < 27 else 3
@@ -100,7 +100,7 @@ def needed_after_each(counts: Sequence[int], sets: int, void: int | None = None,
             continue
         changed = list(counts)
         changed[kind] += step
-        out[kind] = tables.needed(tables.part_ids(changed, void, honours), sets)
+        out[kind] = shapes.needed(shapes.part_ids(changed, void, honours), sets)
     return now, out
 
 
@@ -124,11 +124,11 @@ def shanten_after_each(cls: Any, position: Any, counts: Sequence[int],
         if not position.melds:
             pairs = sum(n // 2 for k, n in enumerate(counts) if k // 9 != void)
             singles = sum(n % 2 for k, n in enumerate(counts) if k // 9 != void)
-            best_now = min(best_now, tables.seven_pairs_from(pairs, singles))
+            best_now = min(best_now, shapes.seven_pairs_from(pairs, singles))
             for kind in range(27):
                 if kind // 9 != void:
                     odd = counts[kind] % 2  # the tile pairs a single, or starts one
-                    after_pairs = tables.seven_pairs_from(pairs + odd, singles - odd + (1 - odd))
+                    after_pairs = shapes.seven_pairs_from(pairs + odd, singles - odd + (1 - odd))
                     best_after[kind] = min(best_after[kind], max(after_pairs, -1))
     return max(best_now, -1), [max(b, -1) for b in best_after]
 
@@ -149,7 +149,7 @@ def shanten_after_removing(cls: Any, position: Any, counts: Sequence[int],
     best = [INF] * 34
     for void in cls._voids(position):
         _, after = needed_after_each(counts, sets, void=void, honours=False, step=-1)
-        void_now = tables.needed(tables.part_ids(counts, void, False), sets)
+        void_now = shapes.needed(shapes.part_ids(counts, void, False), sets)
         pairs = singles = 0
         if not position.melds:
             for kind in range(27):
@@ -163,10 +163,10 @@ def shanten_after_removing(cls: Any, position: Any, counts: Sequence[int],
             value = (void_now if in_void else after[kind]) - 1
             if not position.melds:
                 if in_void:
-                    seven = tables.seven_pairs_from(pairs, singles)
+                    seven = shapes.seven_pairs_from(pairs, singles)
                 else:
                     odd = counts[kind] & 1
-                    seven = tables.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                    seven = shapes.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
                 value = min(value, seven)
             best[kind] = min(best[kind], max(value, -1))
     return best

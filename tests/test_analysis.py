@@ -909,21 +909,21 @@ def random_shapes(variant: str, count: int, seed: int) -> Iterator[tuple[Any, li
 
 @pytest.mark.parametrize("step", (1, -1))
 def test_it_needs_after_each_kind_what_the_changed_hand_needs(step: int) -> None:
-    from games import tables
+    from games import shapes
     from tests import reference_shapes as plain
 
     for variant in VARIANTS:
         for position, counts, _ in random_shapes(variant, 300, 7):
             sets = position.variant.SETS - len(position.melds)
             for void, honours in ((None, True), (position.void, False), (1, True)):
-                assert tables.needed_after_each(counts, sets, void, honours, step) == \
+                assert shapes.needed_after_each(counts, sets, void, honours, step) == \
                     plain.needed_after_each(counts, sets, void, honours, step)
 
 
 def test_it_builds_and_combines_vectors_like_the_plain_definitions() -> None:
     import random
 
-    from games import tables
+    from games import shapes
     from tests import reference_shapes as plain
 
     rng = random.Random(29)
@@ -933,24 +933,24 @@ def test_it_builds_and_combines_vectors_like_the_plain_definitions() -> None:
             suit[kind] = min(suit[kind] + 1, 5)
         honours = [min(n, 4) for n in rng.choices(range(4), k=7)]
         for counts, suited in ((tuple(suit), True), (tuple(honours), False)):
-            assert tables._build(counts, suited, {}) == plain.build(counts, suited, {})
+            assert shapes._build(counts, suited, {}) == plain.build(counts, suited, {})
             for low in (i for i, n in enumerate(counts) if n):
-                groups = tables._groups_from(counts, low, suited)
+                groups = shapes._groups_from(counts, low, suited)
                 assert len(set(groups)) == len(groups), "each group once"
                 assert set(groups) == set(plain.groups_from(counts, low, suited))
-        tables.suit_id(tuple(suit))  # vectors to combine below
-        tables.honour_id(tuple(honours))
-    ids = range(len(tables._vectors))
+        shapes.suit_id(tuple(suit))  # vectors to combine below
+        shapes.honour_id(tuple(honours))
+    ids = range(len(shapes._vectors))
     for _ in range(400):
         a, b = rng.choice(ids), rng.choice(ids)
-        assert tables.vector(tables.combine(a, b)) == plain.combine(tables.vector(a),
-                                                                    tables.vector(b))
+        assert shapes.vector(shapes.combine(a, b)) == plain.combine(shapes.vector(a),
+                                                                    shapes.vector(b))
 
 
 _THREADED_TABLES = """
 import json, random, sys, threading
 sys.setswitchinterval(1e-6)  # switch threads as often as possible
-from games import tables
+from games import shapes
 
 def work(seed, out):
     rng = random.Random(seed)
@@ -960,8 +960,8 @@ def work(seed, out):
             counts[kind] += 1
         sets = 4 if sum(counts) < 15 else 5
         step = rng.choice([1, -1])
-        needs = tables.OneTileOn(counts, sets)
-        out.append([counts, sets, step, tables.needed_after_each(counts, sets, step=step),
+        needs = shapes.OneTileOn(counts, sets)
+        out.append([counts, sets, step, shapes.needed_after_each(counts, sets, step=step),
                     [needs.after(kind, step) for kind in range(34)]])
 
 outs = [[] for _ in range(4)]
@@ -1001,7 +1001,7 @@ def test_it_gives_the_shanten_after_each_draw_of_the_plain_definition(variant: s
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_shanten_steps_give_the_vectors_entries_one_kind_at_a_time(variant: str) -> None:
-    from games import tables
+    from games import shapes
     from tests import reference_shapes as plain
 
     for position, counts, wild in random_shapes(variant, 400, 17):
@@ -1013,9 +1013,9 @@ def test_shanten_steps_give_the_vectors_entries_one_kind_at_a_time(variant: str)
         assert [steps.removing(k) for k in range(34)] == \
             plain.shanten_after_removing(cls, position, counts, wild)
         sets = cls.SETS - len(position.melds)
-        needs = tables.OneTileOn(counts, sets, position.void, variant != "sichuan")
+        needs = shapes.OneTileOn(counts, sets, position.void, variant != "sichuan")
         for step in (1, -1):
-            assert [needs.after(k, step) for k in range(34)] == tables.needed_after_each(
+            assert [needs.after(k, step) for k in range(34)] == shapes.needed_after_each(
                 counts, sets, position.void, variant != "sichuan", step)[1]
 
 

@@ -1,6 +1,6 @@
 """Oracle tests: the engine's hand reading against independent references.
 
-- C-3, wildcard-free: ``tables.shanten``/``is_complete_shape`` against the ``mahjong``
+- C-3, wildcard-free: ``shapes.shanten``/``is_complete_shape`` against the ``mahjong``
   package's regular-hand shanten and ``Agari`` on random and built hands.
 - C-4, wildcards: against a brute force that substitutes every multiset of kinds
   for the wildcards (a fifth copy allowed), and against a simple recursive decomposer.
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from games import tables
+from games import shapes
 from games.position import Position
 from games.tiles import TILES, format_tiles, tiles_of
 
@@ -193,7 +193,7 @@ def test_it_has_a_decomposer_that_reads_known_hands_c3_c4() -> None:
 def test_it_matches_mahjong_shanten_on_100k_random_14_tile_hands_c3() -> None:
     """C-3: regular shanten and completeness of 100,000 random 14-tile hands from 136 tiles.
 
-    ``tables.shanten(c, 4)`` equals ``mahjong``'s regular-hand shanten;
+    ``shapes.shanten(c, 4)`` equals ``mahjong``'s regular-hand shanten;
     ``is_complete_shape`` holds exactly when that shanten is −1; and every hand
     ``Agari`` accepts that is not seven pairs or thirteen orphans is complete here.
     """
@@ -205,10 +205,10 @@ def test_it_matches_mahjong_shanten_on_100k_random_14_tile_hands_c3() -> None:
     for _ in range(n):
         counts = _random_counts(rng, WALL_136, 14)
         theirs = _mahjong_regular(counts)
-        ours = tables.shanten(counts, 4)
+        ours = shapes.shanten(counts, 4)
         if ours != theirs:
             bad_shanten.append(f"{_text(counts)}: ours {ours}, mahjong {theirs}")
-        complete = tables.is_complete_shape(counts, 4)
+        complete = shapes.is_complete_shape(counts, 4)
         if complete != (theirs == -1):
             bad_complete.append(f"{_text(counts)}: ours {complete}, mahjong shanten {theirs}")
         agari = Agari.is_agari(counts)
@@ -228,10 +228,10 @@ def test_it_matches_mahjong_shanten_on_20k_random_13_tile_hands_c3() -> None:
     for _ in range(n):
         counts = _random_counts(rng, WALL_136, 13)
         theirs = _mahjong_regular(counts)
-        ours = tables.shanten(counts, 4)
+        ours = shapes.shanten(counts, 4)
         if ours != theirs:
             bad.append(f"{_text(counts)}: ours {ours}, mahjong {theirs}")
-        assert not tables.is_complete_shape(counts, 4), _text(counts)
+        assert not shapes.is_complete_shape(counts, 4), _text(counts)
     assert not bad, _report("shanten", bad, n)
 
 
@@ -254,8 +254,8 @@ def test_it_matches_mahjong_on_built_complete_ready_and_near_hands_c3() -> None:
             near = _swap_random(rng, near, range(34))
         for counts in (complete, ready, near):
             theirs = _mahjong_regular(counts)
-            ours = tables.shanten(counts, 4)
-            is_complete = tables.is_complete_shape(counts, 4)
+            ours = shapes.shanten(counts, 4)
+            is_complete = shapes.is_complete_shape(counts, 4)
             outcomes.add(theirs)
             if ours != theirs or is_complete != (theirs == -1):
                 bad.append(f"{_text(counts)}: ours {ours}/{is_complete}, mahjong {theirs}")
@@ -274,14 +274,14 @@ def _brute_force_shanten(counts: list[int], wild: int) -> int:
     """Minimum wildcard-free shanten over every multiset of ``wild`` kinds put in (C-4).
 
     Counts may exceed 4: a wildcard may stand for a fifth copy. The wildcard-free
-    shanten is ``tables.shanten(..., 0)``, checked against ``mahjong`` above.
+    shanten is ``shapes.shanten(..., 0)``, checked against ``mahjong`` above.
     """
     best = 99
     work = list(counts)
     for kinds in itertools.combinations_with_replacement(range(34), wild):
         for kind in kinds:
             work[kind] += 1
-        value = tables.shanten(work, 4, 0)
+        value = shapes.shanten(work, 4, 0)
         for kind in kinds:
             work[kind] -= 1
         if value < best:
@@ -314,8 +314,8 @@ def _check_wildcards(wild: int, hands: int, seed: int) -> None:
     for _ in range(hands):
         counts, short = _wild_sample(rng, wild)
         expected = _brute_force_shanten(counts, wild)
-        ours = tables.shanten(counts, 4, wild)
-        complete = tables.is_complete_shape(counts, 4, wild)
+        ours = shapes.shanten(counts, 4, wild)
+        complete = shapes.is_complete_shape(counts, 4, wild)
         decomposed = complete_by_decomposer(counts, wild, 4)
         if ours != expected or complete != (expected == -1) or decomposed != complete:
             bad.append(f"{_text(counts, wild)}: ours shanten {ours} complete {complete}, "
@@ -348,8 +348,8 @@ def test_it_lets_a_wildcard_be_a_fifth_copy_c4() -> None:
     from games.tiles import counts_of, parse_tiles
 
     counts = counts_of(parse_tiles("1111m234p567p789p"))  # + wildcard as 1m: 111m 11m
-    assert tables.is_complete_shape(counts, 4, 1)
-    assert tables.shanten(counts, 4, 1) == _brute_force_shanten(counts, 1) == -1
+    assert shapes.is_complete_shape(counts, 4, 1)
+    assert shapes.shanten(counts, 4, 1) == _brute_force_shanten(counts, 1) == -1
 
 
 # ---------------------------------------------------------------------------
@@ -380,7 +380,7 @@ def _putian_sample(rng: random.Random) -> tuple[list[int], list[int], tuple[int,
 def test_it_matches_the_decomposer_on_putian_17_tile_hands_pt_5_1() -> None:
     """PT-5.1: 5 sets + a pair with 17 tiles, golds wild (PT-2), on 3,000 hands.
 
-    ``tables.is_complete_shape(c, 5, k, honours=False)`` equals the decomposer,
+    ``shapes.is_complete_shape(c, 5, k, honours=False)`` equals the decomposer,
     and ``Putian.score`` of the self-drawn hand says win exactly when the shape
     is complete or the hand holds 3 golds of one kind (a small bomb, PT-5.6). A
     discard win (on a non-gold tile) needs the shape alone.
@@ -394,7 +394,7 @@ def test_it_matches_the_decomposer_on_putian_17_tile_hands_pt_5_1() -> None:
         wild = len(golds)
         expected = complete_by_decomposer(counts, wild, 5)
         wins += expected
-        ours = tables.is_complete_shape(counts, 5, wild, honours=False)
+        ours = shapes.is_complete_shape(counts, 5, wild, honours=False)
         hand = tiles_of(counts) + [TILES[g] for g in golds]
         text = format_tiles(hand)
         label = f"{text} golds {TILES[gold_kinds[0]]},{TILES[gold_kinds[1]]}"
@@ -455,7 +455,7 @@ def _check_replacement(label: str, counts: list[int], wild: int, sets: int, ours
 def test_it_matches_replacement_brute_force_for_putian_shanten_pt_5_1() -> None:
     """PT-5.1: 16/17-tile shanten (5 sets + a pair, golds wild) by brute force, 600 hands.
 
-    ``tables.shanten(c, 5, k, honours=False)`` and ``Putian.shanten`` equal the
+    ``shapes.shanten(c, 5, k, honours=False)`` and ``Putian.shanten`` equal the
     fewest tile swaps (plus the missing tile, minus one) the decomposer needs.
     """
     rng = random.Random(5151)
@@ -473,7 +473,7 @@ def test_it_matches_replacement_brute_force_for_putian_shanten_pt_5_1() -> None:
         golds = [gold_kinds[i % 2] for i in range(wild)]
         hand = format_tiles(tiles_of(counts) + [TILES[g] for g in golds])
         label = f"{hand} golds {TILES[gold_kinds[0]]},{TILES[gold_kinds[1]]}"
-        ours = tables.shanten(counts, 5, wild, honours=False)
+        ours = shapes.shanten(counts, 5, wild, honours=False)
         seen.add(_check_replacement(label, counts, wild, 5, ours, None, bad))
         position = Position.from_json({"variant": "putian", "hand": hand,
                                        "wildcards": [str(TILES[g]) for g in gold_kinds]})
@@ -497,7 +497,7 @@ def test_it_matches_replacement_brute_force_for_the_void_suit_sc_2() -> None:
             counts = _swap_random(rng, counts, SUITED)
         if rng.random() < 0.5:
             counts = _remove_random(rng, counts)
-        ours = tables.shanten(counts, 4, void=void, honours=False)
+        ours = shapes.shanten(counts, 4, void=void, honours=False)
         label = f"{_text(counts)} void {'mps'[void]}"
         seen.add(_check_replacement(label, counts, 0, 4, ours, void, bad))
     assert not bad, _report("regular shanten with a void suit", bad, n)
@@ -559,7 +559,7 @@ def _check_seven_pairs(seed: int, voids: Sequence[int | None], n: int) -> None:
         counts = _seven_pairs_sample(rng, void)
         expected = _seven_pairs_reference(counts, void)
         seen.add(expected)
-        ours = tables.seven_pairs_shanten(counts, void)
+        ours = shapes.seven_pairs_shanten(counts, void)
         if ours != expected:
             bad.append(f"seven_pairs_shanten({_text(counts)}, void={void}) = {ours}, "
                        f"reference {expected}")
@@ -597,7 +597,7 @@ def test_it_takes_the_best_of_both_shapes_for_sichuan_shanten_sc_4_1() -> None:
             obj["void"] = "mps"[void]
         position = Position.from_json(obj)
         voids = [void] if void is not None else [0, 1, 2]
-        want = min(min(tables.shanten(counts, 4, void=v, honours=False),
+        want = min(min(shapes.shanten(counts, 4, void=v, honours=False),
                        _seven_pairs_reference(counts, v)) for v in voids)
         got = position.variant.shanten(position)
         if got != want:
@@ -647,7 +647,7 @@ def test_it_scores_seven_pairs_with_four_identical_tiles_sc_4_1_sc_5_8() -> None
         label = f"{format_tiles(hand)} self_draw {self_draw}"
         if not score.win:
             bad.append(f"{label}: no win ({score.reason})")
-        elif not tables.is_complete_shape(counts, 4, honours=False):
+        elif not shapes.is_complete_shape(counts, 4, honours=False):
             if score.fan != fan or rule not in ids:
                 bad.append(f"{label}: fan {score.fan} {ids}, expected {fan} with {rule}")
         elif (score.fan or 0) < fan:

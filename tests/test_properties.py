@@ -2,7 +2,7 @@
 
 - C-3/C-4: every reading of a complete hand uses exactly its real tiles and
   wildcards, in valid chows, pungs and a pair; a hand has readings exactly when
-  ``tables.is_complete_shape`` says it is complete.
+  ``shapes.is_complete_shape`` says it is complete.
 - JX-5, PT-5, SC-4: ``waits`` lists exactly the drawable tiles whose ``score``
   says win, for each variant, and ``accepted`` exactly the draws that lower the
   shanten.
@@ -21,7 +21,7 @@ from typing import Any
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from games import tables
+from games import shapes
 from games.position import Position, PositionError
 from games.reading import Group, readings
 from games.tiles import TILES, Tile, counts_of, format_tiles, parse_tiles
@@ -171,12 +171,12 @@ def test_it_reads_a_complete_hand_with_exactly_its_tiles_c3_c4(
 @PROPERTY
 @given(st.data())
 def test_it_has_readings_exactly_when_the_shape_is_complete_c3_c4(data: st.DataObject) -> None:
-    """C-3/C-4: ``readings`` is non-empty iff ``tables.is_complete_shape`` (near-complete hands)."""
+    """C-3/C-4: ``readings`` is non-empty iff ``shapes.is_complete_shape`` (near-complete hands)."""
     sets = data.draw(st.sampled_from((4, 5)))
     tiles = data.draw(replaced(data.draw(complete_tiles(sets, range(34))), range(34), 2))
     wild_at = data.draw(st.sets(st.integers(0, len(tiles) - 1), max_size=3))
     counts = counts_of(TILES[k] for i, k in enumerate(tiles) if i not in wild_at)
-    complete = tables.is_complete_shape(counts, sets, len(wild_at))
+    complete = shapes.is_complete_shape(counts, sets, len(wild_at))
     event(f"complete: {complete}")
     assert bool(readings(counts, len(wild_at), sets)) == complete
 

@@ -7,7 +7,7 @@ import pytest
 import games.bench
 import games.position
 import games.reading
-import games.tables
+import games.shapes
 import games.tiles
 import games.variants
 from games.tiles import TILES, Meld, MeldError, NotationError, Tile, format_tiles, parse_tiles
@@ -78,7 +78,7 @@ def test_it_builds_melds_c3() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    [games.tiles, games.tables, games.reading, games.position, games.variants, games.bench],
+    [games.tiles, games.shapes, games.reading, games.position, games.variants, games.bench],
 )
 def test_it_keeps_its_docstring_examples_true(module: object) -> None:
     failures, _ = doctest.testmod(module)  # type: ignore[arg-type]

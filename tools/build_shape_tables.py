@@ -1,4 +1,4 @@
-"""Build games/shape_tables.bin, the engine's fixed shape tables (games/tables.py).
+"""Build games/shape_tables.bin, the engine's fixed shape tables (games/shapes.py).
 
     python tools/build_shape_tables.py          # write the file (about a minute)
     python tools/build_shape_tables.py --check  # exit 1 unless the shipped file matches
@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from games import tables  # noqa: E402
+from games import shapes  # noqa: E402
 
 
 def main() -> int:
@@ -25,8 +25,8 @@ def main() -> int:
     parser.add_argument("--check", action="store_true",
                         help="compare the shipped file with a fresh build instead of writing")
     args = parser.parse_args()
-    built = tables.build_fixed_tables()
-    path = ROOT / "games" / tables.TABLES_FILE
+    built = shapes.build_fixed_tables()
+    path = ROOT / "games" / shapes.TABLES_FILE
     if args.check:
         same = path.is_file() and zlib.decompress(path.read_bytes()) == zlib.decompress(built)
         print("the shipped shape tables match the builder" if same
