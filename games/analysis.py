@@ -534,7 +534,7 @@ def _waits(melded: _Melded, hand: list[Tile],
                 counts[kind] += 1
                 hopeless = not variant.may_win(position, counts, wild)
                 counts[kind] -= 1
-            if len(_WAIT_SCORES) > 50_000:
+            if len(_WAIT_SCORES) > 10_000:  # bounds a worker's memory (docs/analysis.md)
                 _WAIT_SCORES.clear()
             # No reading can win: not worth the full score (nor the question again).
             score = _WAIT_SCORES[key] = _HOPELESS if hopeless else variant.score(

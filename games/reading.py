@@ -121,7 +121,7 @@ def _first_groups(
                 yield tuple(rest_list), ("chow", start, wilds)
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=20_000)  # bounds a worker's memory (docs/analysis.md)
 def part_readings(counts: tuple[int, ...], suited: bool, budget: int) -> PartReadings:
     """Readings of one part using every real tile, with at most ``budget`` wildcards.
 

@@ -40,7 +40,7 @@ _vector_ids: dict[Vector, int] = {}
 _suit_ids: dict[tuple[int, ...], int] = {}
 _honour_ids: dict[tuple[int, ...], int] = {}
 _combined: dict[tuple[int, int], int] = {}
-CACHE_LIMIT = 20_000
+CACHE_LIMIT = 10_000
 
 # The tables are shared by every thread of a process (a threaded web server renders
 # boards while annotating). Numbering a new vector or part is the one step that must not
