@@ -8,9 +8,14 @@ from its own numbers, so a line can't show one sum and pay another.
 
 from __future__ import annotations
 
+import io
+import json
+from pathlib import Path
+
 import pytest
 
 from games.bots import simulate
+from games.cli import main
 from games.log import dumps, loads
 from games.match import MatchResult, replay
 from games.settlement import (
@@ -133,3 +138,21 @@ def test_it_itemises_a_sichuan_kong_then_flower_pig_ready_and_refund_sc_6_3_sc_6
         (end_event, "SC-6.4c", 0, 3, 2, "退 2"),
     ]
     assert result.hands[0].deltas == [7, 10, 7, -24]
+
+
+def test_it_adds_the_lines_to_validates_json_without_renaming_a_field(tmp_path: Path) -> None:
+    """ENGINE-CLI: fields may be added, never renamed; ``payments`` is one list per hand."""
+    document = test_logs_play.doc_sc_pig_and_kong()
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    out = io.StringIO()
+    assert main(["validate", str(path)], stdout=out) == 0
+    answer = json.loads(out.getvalue())
+    assert {"ok", "hands", "deltas", "totals"} <= answer.keys()
+    assert answer["deltas"] == [[7, 10, 7, -24]]
+    (lines,) = answer["payments"]
+    assert lines[0] == {
+        "event": 4, "rule": "SC-6.3", "cause": "kong", "payer": 1, "payee": 0, "amount": 2,
+        "formula": {"kind": "kong", "numbers": {"stake": 2, "base": 1}, "text": "2 × 1 底 = 2"},
+    }
+    assert len(lines) == 11
