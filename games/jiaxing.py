@@ -450,10 +450,14 @@ class JiaxingTable(Table):
         if not self.contract_queue:
             self.phase = self.contract_resume
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
-        return settlement.jiaxing_win_deltas(
+    def win_payments(
+        self, seat: int, target: int | None, how: str | None, score: Score
+    ) -> list[settlement.Payment]:
+        return settlement.jiaxing_win_payments(
             seat,
-            score.points,
+            int(self.rule("base")),
+            score.tai or 0,
+            score.fan or 0,
             contracts=self.contracts,
             gave_up=self.gave_up_seats,
             robbed=target if how == "robbing_kong" else None,

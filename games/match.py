@@ -67,6 +67,11 @@ class MatchResult:
         }
         if any(self.fees):
             out["fees"] = self.fees
+        # Issue 15, additive: each hand's payment lines, with the event that paid them.
+        out["payments"] = [
+            [{"event": settled.event, **settled.line.to_json()} for settled in h.table.payments]
+            for h in self.hands
+        ]
         if self.balances is not None:
             out["balances"] = self.balances
         return out

@@ -434,9 +434,7 @@ class PutianTable(Table):
                 if t not in position.hand or self.seats[actor].hand[t.kind] > position.hand.count(t)
             )
             self.seats[actor].hand[aside.kind] -= 1
-        deltas = self.win_deltas(actor, None, "rob_gold", score)
-        for i in range(4):
-            self.deltas[i] += deltas[i]
+        deltas = self.settle(self.win_payments(actor, None, "rob_gold", score))
         self.wins.append(Win(actor, tile, None, "rob_gold", score, deltas))
         self.seats[actor].won = True
         self.after_win(actor, None)
@@ -461,7 +459,9 @@ class PutianTable(Table):
                 best, best_points = position, score.points
         return best
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
+    def win_payments(
+        self, seat: int, target: int | None, how: str | None, score: Score
+    ) -> list[settlement.Payment]:
         bomb = score.extra.get("bomb")
         flowers = [self.flower_points(s) for s in range(4)]
         flowers[seat] = int(score.extra.get("flower_points", flowers[seat]))
@@ -472,7 +472,7 @@ class PutianTable(Table):
             self.settlement_notes.append("PT-7.2 dealer pays 2 more")
         if self.setup.dealer_streak:
             self.settlement_notes.append("PT-7.1 streak base")
-        return settlement.putian_win_deltas(
+        return settlement.putian_win_payments(
             seat,
             self.dealer,
             dealer_streak=self.setup.dealer_streak,

@@ -29,7 +29,7 @@ games.settlement.SettlementError: JX-8: seat 0 can't rob their own kong
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 Seat = int
@@ -59,6 +59,153 @@ class SettlementError(ValueError):
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         super().__init__(f"{rule}: {message}")
+
+
+# ---------------------------------------------------------------------------
+# Itemised payments: one line per cause, so a settlement can be checked by hand
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+class Formula(NamedTuple):
+    """A payment's arithmetic in the variant's own terms (底, 台, 番, 花, 庄).
+
+    ``kind`` names the shape of the sum and ``numbers`` its inputs and result,
+    so a site can word it in any language; :attr:`text` is the Chinese
+    table talk a player would say.
+
+    >>> Formula("jiaxing", (("base", 5), ("tai", 3), ("fan", 2), ("score", 60), ("times", 1))).text
+    '5 底 × 3 台 × 2² = 60'
+    >>> Formula("putian", (("base", 1), ("flowers", 3), ("dealer", 2), ("amount", 10))).text
+    '(1 + 3 花) × 2 + 2 庄 = 10'
+    >>> Formula("sichuan_win", (("fan", 2), ("points", 2))).text
+    '2 番 → 2 分'
+    """
+
+    kind: str
+    numbers: tuple[tuple[str, int], ...]
+
+    def number(self, name: str) -> int:
+        """One input by name.
+
+        >>> Formula("refund", (("amount", 2),)).number("amount")
+        2
+        """
+        return dict(self.numbers)[name]
+
+    @property
+    def text(self) -> str:
+        """The sum written out with its numbers, in the variant's terms."""
+        n = dict(self.numbers)
+        return _FORMULA_TEXT[self.kind](n)
+
+    def to_json(self) -> dict[str, object]:
+        """``{"kind", "numbers", "text"}`` for ENGINE-CLI output and the site.
+
+        >>> Formula("refund", (("amount", 2),)).to_json()
+        {'kind': 'refund', 'numbers': {'amount': 2}, 'text': '退 2'}
+        """
+        return {"kind": self.kind, "numbers": dict(self.numbers), "text": self.text}
+
+
+def _jiaxing_text(n: Mapping[str, int]) -> str:
+    base, tai, fan, score, times = n["base"], n["tai"], n["fan"], n["score"], n["times"]
+    text = f"{base} 底 × {tai} 台 × 2{str(fan).translate(_SUPERSCRIPT)} = {score}"
+    if base * tai * (1 << fan) != score:
+        text = f"{score}"
+    return text if times == 1 else f"{text} × {times} = {score * times}"
+
+
+def _putian_text(n: Mapping[str, int]) -> str:
+    text = f"({n['base']} + {n['flowers']} 花) × 2"
+    if n["dealer"]:
+        text += f" + {n['dealer']} 庄"
+    return f"{text} = {n['amount']}"
+
+
+def _leave_text(n: Mapping[str, int]) -> str:
+    text = f"max({n['owed']} × {n['factor']}, {n['minimum']})"
+    full = max(n["owed"] * n["factor"], n["minimum"])
+    return f"{text} = {full}" + ("" if full == n["amount"] else f" → {n['amount']}")
+
+
+def _charge_text(n: Mapping[str, int]) -> str:
+    text = f"{n['cap']} × {n['players']} + {n['owed']} × {n['factor']}"
+    full = max(n["cap"] * n["players"] + n["owed"] * n["factor"], n["minimum"])
+    return f"{text} = {full}" + ("" if full == n["amount"] else f" → {n['amount']}")
+
+
+_FORMULA_TEXT: dict[str, Callable[[Mapping[str, int]], str]] = {
+    "jiaxing": _jiaxing_text,
+    "putian": _putian_text,
+    "bomb": lambda n: f"{n['amount']}",
+    "flowers": lambda n: f"{n['more']} 花 − {n['fewer']} 花 = {n['more'] - n['fewer']}",
+    "sichuan_win": lambda n: f"{n['fan']} 番 → {n['points']} 分",
+    "kong": lambda n: f"{n['stake']} × {n['base']} 底 = {n['stake'] * n['base']}",
+    "cap": lambda n: f"封顶 {n['cap']} 分",
+    "ready": lambda n: f"{n['points']} 分",
+    "refund": lambda n: f"退 {n['amount']}",
+    "leave": _leave_text,
+    "charge": _charge_text,
+    "fee": lambda n: f"{n['fee']}" + ("" if n["fee"] == n["amount"] else f" → {n['amount']}"),
+}
+
+
+class Payment(NamedTuple):
+    """One line of a settlement: ``payer`` pays ``payee`` ``amount`` under ``rule``.
+
+    ``payee`` None is the house (a fee or a leaver's charge, C-6): such lines
+    are outside the zero-sum deltas.
+
+    >>> line = Payment("SC-6.1", "win", 0, 1, 2, Formula("sichuan_win", (("fan", 2), ("points", 2))))
+    >>> line.to_json()["formula"]["text"]
+    '2 番 → 2 分'
+    """
+
+    rule: str
+    cause: str
+    payer: Seat
+    payee: Seat | None
+    amount: int
+    formula: Formula
+
+    def to_json(self) -> dict[str, object]:
+        """The line as ENGINE-CLI JSON."""
+        return {
+            "rule": self.rule, "cause": self.cause, "payer": self.payer, "payee": self.payee,
+            "amount": self.amount, "formula": self.formula.to_json(),
+        }
+
+    def scaled(self, factor: int) -> Payment:
+        """The same line with the amount × ``factor`` (Sichuan's kong base, SC-6.3)."""
+        return self._replace(amount=self.amount * factor)
+
+
+def deltas_of(payments: Iterable[Payment]) -> list[int]:
+    """The zero-sum deltas of some lines; lines to the house are left out (C-6).
+
+    >>> refund = Formula("refund", (("amount", 2),))
+    >>> deltas_of([Payment("SC-6.4c", "refund", 1, 0, 2, refund)])
+    [2, -2, 0, 0]
+    """
+    deltas = [0] * 4
+    for line in payments:
+        if line.payee is not None:
+            _pay(deltas, line.payer, line.payee, line.amount)
+    return deltas
+
+
+def house_of(payments: Iterable[Payment]) -> list[int]:
+    """What each seat paid the house in some lines.
+
+    >>> house_of([Payment("SC-6.6", "charge", 3, None, 48, Formula("bomb", (("amount", 48),)))])
+    [0, 0, 0, 48]
+    """
+    paid = [0] * 4
+    for line in payments:
+        if line.payee is None:
+            paid[line.payer] += line.amount
+    return paid
 
 
 # ---------------------------------------------------------------------------
@@ -285,6 +432,47 @@ def jiaxing_win_deltas(
     return _collect(winner, [score * multiplier for multiplier in multipliers])
 
 
+def jiaxing_win_payments(
+    winner: Seat,
+    base: int,
+    tai: int,
+    fan: int,
+    *,
+    contracts: Iterable[tuple[Seat, Seat]] = (),
+    gave_up: Collection[Seat] = (),
+    robbed: Seat | None = None,
+) -> list[Payment]:
+    """A Jiaxing win as lines (JX-10): each payer's score × multiplier, with
+    the rule that sets the multiplier. Same arguments and sums as
+    :func:`jiaxing_win_deltas`.
+
+    >>> lines = jiaxing_win_payments(0, 5, 3, 2, contracts=[(0, 1)], robbed=1)
+    >>> [(p.rule, p.payer, p.amount, p.formula.text) for p in lines]  # doctest: +NORMALIZE_WHITESPACE
+    [('JX-10.4', 1, 480, '5 底 × 3 台 × 2² = 60 × 8 = 480'),
+     ('JX-10.2', 2, 120, '5 底 × 3 台 × 2² = 60 × 2 = 120'),
+     ('JX-10.2', 3, 120, '5 底 × 3 台 × 2² = 60 × 2 = 120')]
+    >>> deltas_of(lines) == jiaxing_win_deltas(0, 60, contracts=[(0, 1)], robbed=1)
+    True
+    """
+    contracts = list(contracts)
+    score = jiaxing_score(base, tai, fan)
+    multipliers = jiaxing_multipliers(winner, contracts=contracts, gave_up=gave_up, robbed=robbed)
+    partners = _jiaxing_partners(contracts)
+    if not partners:
+        rule = "JX-10.1"
+    else:
+        rule = "JX-10.2" if winner in partners else "JX-10.3"
+    lines = []
+    for payer, times in enumerate(multipliers):
+        if times == 0 or score == 0:
+            continue
+        numbers = (("base", base), ("tai", tai), ("fan", fan), ("score", score), ("times", times))
+        line_rule = "JX-10.4" if payer == robbed else rule
+        lines.append(Payment(line_rule, "win", payer, winner, score * times,
+                             Formula("jiaxing", numbers)))
+    return lines
+
+
 def jiaxing_fee_deltas(balances: Sequence[int], fee: int) -> list[int]:
     """The service fee F after a hand that ended normally (JX-10.6).
 
@@ -467,6 +655,57 @@ def putian_win_deltas(
     return _add(_collect(winner, stakes), putian_flower_settlement(winner, flower_points))
 
 
+def putian_win_payments(
+    winner: Seat,
+    dealer: Seat,
+    *,
+    dealer_streak: int,
+    flower_points: Sequence[int],
+    bomb: str | None = None,
+) -> list[Payment]:
+    """A Putian win as lines: each loser's payment (PT-7.2, the dealer's 2 more
+    in the same line; or PT-7.3), then each pair's 算花 (PT-7.4). Same
+    arguments and sums as :func:`putian_win_deltas`.
+
+    >>> lines = putian_win_payments(2, 0, dealer_streak=0, flower_points=[6, 2, 3, 1])
+    >>> [(p.rule, p.payer, p.payee, p.amount, p.formula.text) for p in lines]
+    ... # doctest: +NORMALIZE_WHITESPACE
+    [('PT-7.2', 0, 2, 10, '(1 + 3 花) × 2 + 2 庄 = 10'),
+     ('PT-7.2', 1, 2, 8, '(1 + 3 花) × 2 = 8'),
+     ('PT-7.2', 3, 2, 8, '(1 + 3 花) × 2 = 8'),
+     ('PT-7.4', 1, 0, 4, '6 花 − 2 花 = 4'),
+     ('PT-7.4', 3, 0, 5, '6 花 − 1 花 = 5'),
+     ('PT-7.4', 3, 1, 1, '2 花 − 1 花 = 1')]
+    >>> deltas_of(lines) == putian_win_deltas(2, 0, dealer_streak=0, flower_points=[6, 2, 3, 1])
+    True
+    """
+    stake = putian_points(dealer_streak, flower_points[winner], bomb)
+    big = _putian_bomb_stake(bomb) is not None
+    lines = []
+    for payer in SEATS:
+        if payer == winner:
+            continue
+        if big:
+            formula = Formula("bomb", (("amount", stake),))
+            lines.append(Payment("PT-7.3", "win", payer, winner, stake, formula))
+            continue
+        extra = 2 if payer == dealer else 0  # PT-7.2: the dealer pays 2 more.
+        numbers = (("base", putian_base(dealer_streak)), ("flowers", flower_points[winner]),
+                   ("dealer", extra), ("amount", stake + extra))
+        lines.append(Payment("PT-7.2", "win", payer, winner, stake + extra,
+                             Formula("putian", numbers)))
+    losers = [seat for seat in SEATS if seat != winner]
+    for index, first in enumerate(losers):
+        for second in losers[index + 1:]:
+            more, fewer = sorted((first, second), key=lambda s: -flower_points[s])
+            if flower_points[more] != flower_points[fewer]:
+                pair = (("more", flower_points[more]), ("fewer", flower_points[fewer]))
+                lines.append(Payment("PT-7.4", "flowers", fewer, more,
+                                     flower_points[more] - flower_points[fewer],
+                                     Formula("flowers", pair)))
+    return lines
+
+
 # ---------------------------------------------------------------------------
 # Sichuan 血战到底 (SC-6), in base units: callers apply the room coefficient N.
 
@@ -632,6 +871,94 @@ def sichuan_exhaustion_deltas(
     )
 
 
+def sichuan_exhaustion_payments(
+    *,
+    still_in: Collection[Seat],
+    flower_pigs: Collection[Seat],
+    ready_points: Mapping[Seat, int],
+    cap_points: int,
+    kong_income: Mapping[Seat, Sequence[tuple[Seat, int]]],
+) -> list[Payment]:
+    """An exhausted hand as lines: 查花猪 (SC-6.4a), 查大叫 (SC-6.4b) and the kong
+    refunds (SC-6.4c). Same arguments, checks and sums as
+    :func:`sichuan_exhaustion_deltas`.
+
+    >>> lines = sichuan_exhaustion_payments(
+    ...     still_in={0, 1, 2}, flower_pigs={0}, ready_points={2: 4}, cap_points=8,
+    ...     kong_income={1: [(0, 2), (2, 2), (3, 2)]},
+    ... )
+    >>> [(p.rule, p.payer, p.payee, p.amount) for p in lines]  # doctest: +NORMALIZE_WHITESPACE
+    [('SC-6.4a', 0, 1, 8), ('SC-6.4a', 0, 2, 8), ('SC-6.4b', 1, 2, 4),
+     ('SC-6.4c', 1, 0, 2), ('SC-6.4c', 1, 2, 2), ('SC-6.4c', 1, 3, 2)]
+    >>> deltas_of(lines)
+    [-14, -2, 14, 2]
+    """
+    expected = sichuan_exhaustion_deltas(  # the checks, and the sums the lines must make
+        still_in=still_in, flower_pigs=flower_pigs, ready_points=ready_points,
+        cap_points=cap_points, kong_income=kong_income,
+    )
+    seats, pigs = frozenset(still_in), frozenset(flower_pigs)
+    lines = [
+        Payment("SC-6.4a", "flower_pig", pig, payee, cap_points,
+                Formula("cap", (("cap", cap_points),)))
+        for pig in sorted(pigs) for payee in sorted(seats - pigs)
+    ]
+    lines += [
+        Payment("SC-6.4b", "not_ready", payer, payee, points,
+                Formula("ready", (("points", points),)))
+        for payer in sorted(seats - pigs - ready_points.keys())
+        for payee, points in sorted(ready_points.items())
+    ]
+    lines += [
+        Payment("SC-6.4c", "refund", seat, payer, amount, Formula("refund", (("amount", amount),)))
+        for seat, payments in sorted(kong_income.items())
+        if seat in seats - ready_points.keys()
+        for payer, amount in payments
+    ]
+    if deltas_of(lines) != expected:  # pragma: no cover - the two must never disagree
+        raise SettlementError("SC-6.4", f"lines {deltas_of(lines)} != deltas {expected}")
+    return lines
+
+
+def sichuan_win_payments(
+    winner: Seat, fan: int, points: int, *, discarder: Seat | None, still_in: Collection[Seat]
+) -> list[Payment]:
+    """A Sichuan win as lines: the discarder pays (SC-6.1) or every other
+    player still in pays (SC-6.2), ``fan`` → ``points`` each.
+
+    >>> [(p.rule, p.payer, p.formula.text) for p in
+    ...  sichuan_win_payments(1, 2, 2, discarder=None, still_in={1, 3})]
+    [('SC-6.2', 3, '2 番 → 2 分')]
+    >>> deltas_of(sichuan_win_payments(1, 1, 4, discarder=0, still_in={0, 1, 2, 3}))
+    [-4, 4, 0, 0]
+    """
+    if discarder is None:
+        rule, deltas = "SC-6.2", sichuan_self_draw_deltas(winner, points, still_in)
+    else:
+        rule, deltas = "SC-6.1", sichuan_discard_win_deltas({winner: points}, discarder)
+    formula = Formula("sichuan_win", (("fan", fan), ("points", points)))
+    return [Payment(rule, "win", payer, winner, -deltas[payer], formula)
+            for payer in SEATS if deltas[payer] < 0]
+
+
+def sichuan_kong_payments(
+    konger: Seat, kind: str, *, still_in: Collection[Seat], feeder: Seat | None = None,
+    base: int = 1,
+) -> list[Payment]:
+    """A kong's 刮风下雨 as lines (SC-6.3), each stake × the room's ``base``.
+
+    >>> [(p.payer, p.amount, p.formula.text) for p in
+    ...  sichuan_kong_payments(0, "added", still_in={0, 1, 3}, base=2)]
+    [(1, 2, '1 × 2 底 = 2'), (3, 2, '1 × 2 底 = 2')]
+    """
+    deltas = sichuan_kong_deltas(konger, kind, still_in=still_in, feeder=feeder)
+    return [
+        Payment("SC-6.3", "kong", payer, konger, -deltas[payer] * base,
+                Formula("kong", (("stake", -deltas[payer]), ("base", base))))
+        for payer in SEATS if deltas[payer] < 0
+    ]
+
+
 def _sichuan_flower_pigs(
     seats: frozenset[Seat], pigs: frozenset[Seat], cap_points: int
 ) -> list[int]:
@@ -741,6 +1068,39 @@ def sichuan_leave_deltas(
     for seat, amount in compensation.items():
         _pay(deltas, leaver, seat, amount)
     return LeaveSettlement(deltas, charge)
+
+
+def sichuan_leave_payments(
+    leaver: Seat,
+    owed: Mapping[Seat, int],
+    *,
+    cap_points: int,
+    factor: int = 1,
+    minimum: int = 0,
+    balance: int | None = None,
+) -> list[Payment]:
+    """A leaver's compensation to each player still in and charge to the house,
+    as lines (SC-6.6). Same arguments and sums as :func:`sichuan_leave_deltas`.
+
+    >>> lines = sichuan_leave_payments(0, {1: 4, 2: 0}, cap_points=8, factor=2, minimum=3)
+    >>> [(p.payee, p.amount, p.formula.text) for p in lines]
+    [(1, 8, 'max(4 × 2, 3) = 8'), (2, 3, 'max(0 × 2, 3) = 3'), (None, 24, '8 × 2 + 4 × 2 = 24')]
+    """
+    result = sichuan_leave_deltas(leaver, owed, cap_points=cap_points, factor=factor,
+                                  minimum=minimum, balance=balance)
+    lines = [
+        Payment("SC-6.6", "leave", leaver, seat, result.deltas[seat],
+                Formula("leave", (("owed", max(amount, 0)), ("factor", factor),
+                                  ("minimum", minimum), ("amount", result.deltas[seat]))))
+        for seat, amount in sorted(owed.items()) if result.deltas[seat]
+    ]
+    if result.charge:
+        numbers = (("cap", cap_points), ("players", len(owed)),
+                   ("owed", sum(max(a, 0) for a in owed.values())), ("factor", factor),
+                   ("minimum", minimum), ("amount", result.charge))
+        lines.append(Payment("SC-6.6", "charge", leaver, None, result.charge,
+                             Formula("charge", numbers)))
+    return lines
 
 
 def _split_short_balance(

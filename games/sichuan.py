@@ -328,21 +328,20 @@ class SichuanTable(Table):
 
     def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
         self.any_pung_or_kong = True
-        base = self.rule("base")
-        deltas = settlement.sichuan_kong_deltas(
-            seat, kind, still_in=self.players_in() or [seat], feeder=feeder
+        lines = settlement.sichuan_kong_payments(
+            seat, kind, still_in=self.players_in() or [seat], feeder=feeder,
+            base=self.rule("base"),
         )
-        for payer in range(4):
-            if deltas[payer] < 0:
-                amount = -deltas[payer] * base
-                self.seats[seat].kong_income.append((payer, amount))
-                self.deltas[payer] -= amount
-                self.deltas[seat] += amount
+        self.seats[seat].kong_income.extend((line.payer, line.amount) for line in lines)
+        self.settle(lines)
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
-        if target is None:
-            return settlement.sichuan_self_draw_deltas(seat, score.points, self.players_in())
-        return settlement.sichuan_discard_win_deltas({seat: score.points}, target)
+    def win_payments(
+        self, seat: int, target: int | None, how: str | None, score: Score
+    ) -> list[settlement.Payment]:
+        return settlement.sichuan_win_payments(
+            seat, score.fan or 0, score.points,
+            discarder=target, still_in=self.players_in(),
+        )
 
     def after_win(self, seat: int, target: int | None) -> None:
         if sum(1 for s in self.seats if s.won) >= 3:
@@ -398,10 +397,10 @@ class SichuanTable(Table):
     def _all_but_one_won(self) -> bool:
         return sum(1 for s in self.seats if s.won) >= 3
 
-    def exhaustion_deltas(self) -> list[int]:
+    def exhaustion_payments(self) -> list[settlement.Payment]:
         still_in = self.players_in()
         if len(still_in) < 2:
-            return [0, 0, 0, 0]
+            return []
         cap_points = self._cap_points()
         pigs = [s for s in still_in if self.is_flower_pig(s)]
         ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
@@ -416,7 +415,7 @@ class SichuanTable(Table):
             self.settlement_notes.append("SC-6.4b 查大叫")
         if any(income[s] for s in not_ready):
             self.settlement_notes.append("SC-6.4c kong refunds")
-        return settlement.sichuan_exhaustion_deltas(
+        return settlement.sichuan_exhaustion_payments(
             still_in=still_in,
             flower_pigs=pigs,
             ready_points=ready,
@@ -463,7 +462,7 @@ class SichuanTable(Table):
         """SC-6.6: the charge to the house and the compensation to the others still in,
         both from the leaver, split when the leaver's balance can't cover them."""
         others = [s for s in self.players_in() if s != leaver]
-        result = settlement.sichuan_leave_deltas(
+        lines = settlement.sichuan_leave_payments(
             leaver,
             {p: self._exhaustion_owed(leaver, p) for p in others},
             cap_points=self._cap_points(),
@@ -471,9 +470,7 @@ class SichuanTable(Table):
             minimum=self.rule("escape_minimum"),
             balance=self._balance_in_points(leaver),
         )
-        for seat in range(4):
-            self.deltas[seat] += result.deltas[seat]
-        self.fees[leaver] += result.charge
+        self.settle(lines)
         self.settlement_notes.append("SC-6.6 leaving")
 
     def _balance_in_points(self, seat: int) -> int | None:

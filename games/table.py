@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from games.events import Event
 from games.position import Position
+from games.settlement import Payment, deltas_of, house_of
 from games.tiles import TILES, Meld, Tile
 from games.variants import Score, Variant
 
@@ -71,6 +72,15 @@ class Win:
     how: str | None
     score: Score
     deltas: list[int]
+
+
+@dataclass(frozen=True)
+class Settled:
+    """One payment line and the event that caused it (its index among the
+    hand's events; the end of the hand for an exhausted hand's lines)."""
+
+    event: int
+    line: Payment
 
 
 @dataclass
@@ -188,6 +198,7 @@ class Table:
         self.end_reason: str | None = None
         self.settlement_notes: list[str] = []  # rules that moved points, for coverage
         self.fees = [0, 0, 0, 0]  # paid to the house, outside the zero-sum deltas (C-6)
+        self.payments: list[Settled] = []  # every line, in the order it was paid
         self.used = [0] * 34
         self.seen_events = 0
         self.wall = list(setup.wall) if setup.wall is not None else None
@@ -992,15 +1003,27 @@ class Table:
                 # Others may still win on the same discard, 杠上炮 included (SC-3.1, SC-5.17).
                 self.last_discard = (target, tile)
                 self.kong_discard = after_kong
-        deltas = self.win_deltas(seat, target, how, score)
-        for i in range(4):
-            self.deltas[i] += deltas[i]
+        deltas = self.settle(self.win_payments(seat, target, how, score))
         self.wins.append(Win(seat, tile, target, how, score, deltas))
         self.seats[seat].won = True
         self.after_win(seat, target)
 
-    def win_deltas(self, seat: int, target: int | None, how: str | None, score: Score) -> list[int]:
+    def win_payments(
+        self, seat: int, target: int | None, how: str | None, score: Score
+    ) -> list[Payment]:
+        """The lines a win pays (each variant's settlement)."""
         raise NotImplementedError
+
+    def settle(self, lines: list[Payment]) -> list[int]:
+        """Record payment lines now: their deltas and house charges are added to
+        the hand's, so the hand's settlement is exactly the sum of its lines.
+        Returns the lines' deltas."""
+        deltas = deltas_of(lines)
+        for seat, (delta, charge) in enumerate(zip(deltas, house_of(lines), strict=True)):
+            self.deltas[seat] += delta
+            self.fees[seat] += charge
+        self.payments.extend(Settled(self.seen_events, line) for line in lines)
+        return deltas
 
     def after_win(self, seat: int, target: int | None) -> None:
         """Jiaxing and Putian: the hand is over; Sichuan plays on."""
@@ -1044,8 +1067,7 @@ class Table:
                     if self.tiles_left
                     else "the hand isn't exhausted: " + self._waiting_for(),
                 )
-            for seat, delta in enumerate(self.exhaustion_deltas()):
-                self.deltas[seat] += delta
+            self.settle(self.exhaustion_payments())
         elif reason == "abandoned":
             pass
         else:
@@ -1061,9 +1083,9 @@ class Table:
     def _all_but_one_won(self) -> bool:
         return False
 
-    def exhaustion_deltas(self) -> list[int]:
+    def exhaustion_payments(self) -> list[Payment]:
         """What an exhausted hand pays (JX/PT: nothing; SC-6.4)."""
-        return [0, 0, 0, 0]
+        return []
 
     # helpers
 

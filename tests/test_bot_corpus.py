@@ -15,6 +15,7 @@ import pytest
 from games.bots import coverage, simulate
 from games.log import dumps, loads, read_log, write_log
 from games.match import replay
+from games.settlement import deltas_of
 
 SEEDS = (1, 2, 3, 4)
 
@@ -57,6 +58,7 @@ def test_it_validates_2000_bot_hands_and_reaches_every_bot_reachable_rule(varian
         for hand, played in zip(result.hands, match.hands, strict=True):
             assert sum(hand.deltas) == 0  # C-6
             assert list(played.events[-1].deltas or ()) == hand.deltas
+            assert deltas_of(s.line for s in hand.table.payments) == hand.deltas  # issue 15
         assert result.totals == [sum(h.deltas[s] for h in result.hands) for s in range(4)]
     reached = coverage(matches)
     patterns = Counter(name.split()[0] for name in reached["patterns"])

@@ -292,14 +292,17 @@ def test_it_shows_the_settlement_at_the_last_step(client: Client, match: Match) 
         for hit in win.score.patterns:
             link = f'<a class="pattern-id" href="/rules/sichuan/#{hit.pattern.id}">'
             assert f"{link}{hit.pattern.id}</a>" in settlement
-    # Who pays whom: the transfers settle each seat's delta exactly.
-    rows = re.findall(r"<tr><td>(.*?)</td><td>(.*?)</td><td>(\d+)</td></tr>", settlement)
+    # The itemised lines (issue 15): each names its rule and settles each seat's delta exactly.
+    lines = content.split('<section class="settlement-lines"', 1)[1].split("</section>", 1)[0]
+    rows = re.findall(r'href="/rules/sichuan/#(SC-[\w.]+)">.*?<td class="who">(.*?) → (.*?)</td>\s*'
+                      r"<td>(\d+)</td>", lines, re.S)
     assert rows
     balance = dict.fromkeys(players, 0)
-    for payer, payee, amount in rows:
+    for _rule, payer, payee, amount in rows:
         balance[html.unescape(payer)] -= int(amount)
         balance[html.unescape(payee)] += int(amount)
     assert [balance[name] for name in players] == played.deltas
+    assert {rule for rule, *_ in rows} & {"SC-6.1", "SC-6.2"}  # the wins are lines
     assert document["hands"][0]["events"][-1]["deltas"] == played.deltas
 
 

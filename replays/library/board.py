@@ -18,6 +18,7 @@ from games.match import Replayer
 from games.table import TABLES, HandSetup, Phase, Table
 from games.tiles import TILES, WINDS, Tile
 from games.variants import JX_BANK, Hit
+from replays.library.settlement_lines import LineView, line_views
 from replays.tile_names import suit_name, tile_name, wildcard_name
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class Board:
     ended: bool
     wins: list[WinView] = field(default_factory=list)
     deltas: list[int] | None = None
-    payments: list[tuple[str, str, int]] = field(default_factory=list)
+    lines: list[LineView] = field(default_factory=list)  # the engine's payment lines so far
     bank: tuple[str, ...] = ()
     wildcard_name: str = ""
 
@@ -166,10 +167,11 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
         ended=ended_deltas is not None,
         bank=tuple(f"{JX_BANK[item].name} ({JX_BANK[item].id})" for item in setup.bank),
     )
+    board.lines = line_views(table.payments, data.match.players,
+                             data.totals_before[hand_number - 1])
     if ended_deltas is not None:
         board.deltas = ended_deltas
         board.wins = [_win_view(table, w, data.match.players) for w in table.wins]
-        board.payments = payments(ended_deltas, data.match.players)
     return board
 
 
@@ -230,26 +232,6 @@ def _win_view(table: Table, win: object, players: tuple[str, ...]) -> WinView:
                    score.tai, score.fan, score.reading)
 
 
-def payments(deltas: list[int], players: tuple[str, ...]) -> list[tuple[str, str, int]]:
-    """Who pays whom: a zero-sum settlement as a short list of transfers."""
-    debtors = sorted(((-d, s) for s, d in enumerate(deltas) if d < 0), reverse=True)
-    creditors = sorted(((d, s) for s, d in enumerate(deltas) if d > 0), reverse=True)
-    owed = [[amount, seat] for amount, seat in debtors]
-    due = [[amount, seat] for amount, seat in creditors]
-    out: list[tuple[str, str, int]] = []
-    i = j = 0
-    while i < len(owed) and j < len(due):
-        amount = min(owed[i][0], due[j][0])
-        out.append((players[owed[i][1]], players[due[j][1]], amount))
-        owed[i][0] -= amount
-        due[j][0] -= amount
-        if owed[i][0] == 0:
-            i += 1
-        if due[j][0] == 0:
-            j += 1
-    return out
-
-
 def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) -> str:
     """One sentence for an event, in the viewer's language; a seat's view hides others' draws."""
     name = players[event.actor] if event.actor is not None else ""
@@ -301,4 +283,3 @@ def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) 
         return {"win": _("The hand is over"), "exhausted": _("The wall is exhausted"),
                 "abandoned": _("The hand was abandoned")}.get(event.reason or "", "")
     return kind
-

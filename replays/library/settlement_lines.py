@@ -1,0 +1,110 @@
+"""The itemised settlement a viewer shows: the engine's payment lines, worded.
+
+The amounts come from the table's own lines (games.settlement.Payment); this
+module only words them in the reader's language and keeps running totals, so
+what the page shows is the engine's settlement, never a sum redone here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from games.settlement import Formula
+from games.table import Settled
+
+_SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+@dataclass(frozen=True)
+class LineView:
+    """One payment as shown: its rule, cause, formula, who pays whom, and the totals after it."""
+
+    rule: str
+    cause: str
+    formula: str
+    payer: str
+    payee: str
+    amount: int
+    totals: tuple[int, ...]
+    step: int
+
+
+def _causes() -> dict[str, str]:
+    return {
+        "win": _("win"), "kong": _("kong payment (刮风下雨)"),
+        "flower_pig": _("flower pig (查花猪)"), "not_ready": _("not ready (查大叫)"),
+        "refund": _("kong refund"), "flowers": _("flower settlement (算花)"),
+        "leave": _("compensation for leaving"), "charge": _("leaver's charge"),
+        "fee": _("fee"),
+    }
+
+
+def _jiaxing(n: Mapping[str, int]) -> str:
+    text = _("%(base)s base × %(tai)s tai × 2%(fan)s = %(score)s") % {
+        "base": n["base"], "tai": n["tai"], "fan": str(n["fan"]).translate(_SUPERSCRIPT),
+        "score": n["score"]}
+    return text if n["times"] == 1 else f"{text} × {n['times']} = {n['score'] * n['times']}"
+
+
+def _putian(n: Mapping[str, int]) -> str:
+    text = _("(%(base)s base + %(flowers)s flowers) × 2") % n
+    if n["dealer"]:
+        text += " + " + _("%(dealer)s dealer") % n
+    return f"{text} = {n['amount']}"
+
+
+def _leave(n: Mapping[str, int]) -> str:
+    full = max(n["owed"] * n["factor"], n["minimum"])
+    text = f"max({n['owed']} × {n['factor']}, {n['minimum']}) = {full}"
+    return text if full == n["amount"] else f"{text} → {n['amount']}"
+
+
+def _charge(n: Mapping[str, int]) -> str:
+    full = max(n["cap"] * n["players"] + n["owed"] * n["factor"], n["minimum"])
+    text = _("%(cap)s cap × %(players)s players + %(owed)s × %(factor)s") % n + f" = {full}"
+    return text if full == n["amount"] else f"{text} → {n['amount']}"
+
+
+_WORDING: dict[str, Callable[[Mapping[str, int]], str]] = {
+    "jiaxing": _jiaxing,
+    "putian": _putian,
+    "bomb": lambda n: _("bomb: %(amount)s") % n,
+    "flowers": lambda n: _("%(more)s flowers − %(fewer)s flowers") % n
+    + f" = {n['more'] - n['fewer']}",
+    "sichuan_win": lambda n: _("%(fan)s fan → %(points)s points") % n,
+    "kong": lambda n: _("%(stake)s × %(base)s base") % n + f" = {n['stake'] * n['base']}",
+    "cap": lambda n: _("the cap, %(cap)s points") % n,
+    "ready": lambda n: _("their best win, %(points)s points") % n,
+    "refund": lambda n: _("gives back %(amount)s") % n,
+    "leave": _leave,
+    "charge": _charge,
+}
+
+
+def formula_text(formula: Formula) -> str:
+    """A formula in the reader's language, from the engine's numbers."""
+    return _WORDING[formula.kind](dict(formula.numbers))
+
+
+def line_views(
+    payments: Sequence[Settled], players: Sequence[str], totals_before: Sequence[int]
+) -> list[LineView]:
+    """Each payment worded, with every seat's running total after it."""
+    totals = list(totals_before)
+    causes = _causes()
+    views = []
+    for settled in payments:
+        line = settled.line
+        totals[line.payer] -= line.amount
+        if line.payee is not None:
+            totals[line.payee] += line.amount
+        views.append(LineView(
+            rule=line.rule, cause=causes.get(line.cause, line.cause),
+            formula=formula_text(line.formula), payer=players[line.payer],
+            payee=players[line.payee] if line.payee is not None else _("the house"),
+            amount=line.amount, totals=tuple(totals), step=settled.event + 1,
+        ))
+    return views
