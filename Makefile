@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the environment's, or this one (docs/deploy.md: production sets its own).
 LOCAL_KEY := SECRET_KEY=$${SECRET_KEY:-local-only-key-for-make-targets}
 
-.PHONY: install lint typecheck services test bench bench-play bench-site loadtest run messages clean
+.PHONY: install lint typecheck services test bench bench-play bench-site bench-fair loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -82,6 +82,13 @@ bench-play: install
 bench-site: install services
 	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
 	$(LOCAL_KEY) $(BIN)/python manage.py bench_annotation
+
+# Fairness (issue 16, docs/analysis.md): a 4-hand upload right after a 500-hand one, one
+# worker; needs Redis (make services) and PostgreSQL (DATABASE_URL).
+bench-fair: install services
+	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
+	$(LOCAL_KEY) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0} \
+		$(BIN)/python manage.py bench_annotation --fair 500
 
 # 50 clients stepping through replays on gunicorn + PostgreSQL for 60 s (see docs/site.md).
 loadtest: install services

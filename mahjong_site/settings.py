@@ -276,6 +276,9 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEO
 # the match waits for send_waiting) instead of holding the request.
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
                                     "interval_step": 0.2, "interval_max": 0.5}
+# The queue tasks are sent to, workers' own sends included: a hand that finishes sends its
+# match's next hand (fairness), so a worker on another queue must be told its name.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
 # Fair annotation: hands of one match on the broker at once (replays/annotation/tasks.py).
 ANNOTATION_WINDOW = env_int("ANNOTATION_WINDOW", 4)
 

@@ -337,8 +337,10 @@ class Workers:
     def start(self, pool: str = "solo", **env: str) -> subprocess.Popen[bytes]:
         number = len(self.started) + 1
         log = self.folder / f"worker-{number}.log"
+        # CELERY_QUEUE: a finished hand sends its match's next one to this queue too.
         environment = {**os.environ, "CELERY_BROKER_URL": self.broker_url,
                        "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
+                       "CELERY_QUEUE": self.queue,
                        "DATABASE_URL": self.database_url, "PYTHONUNBUFFERED": "1", **env}
         with open(log, "wb") as output:
             process = subprocess.Popen(
