@@ -5,8 +5,11 @@ VENV ?= .venv
 
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# Local commands below (never a deployment) run without DEBUG, so they need a SECRET_KEY:
+# the environment's, or this one (docs/deploy.md: production sets its own).
+LOCAL_KEY := SECRET_KEY=$${SECRET_KEY:-local-only-key-for-make-targets}
 
-.PHONY: install lint typecheck services test test-engine bench bench-play bench-site loadtest run messages clean
+.PHONY: install lint typecheck services test test-engine bench bench-play bench-site bench-fair loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -83,20 +86,27 @@ bench-play: install
 # Upload-to-done time of a 16-hand bot match per variant: with CELERY_BROKER_URL set, one
 # worker of its own on a private queue; without it, in-process (docs/analysis.md).
 bench-site: install services
-	$(BIN)/python manage.py migrate --noinput -v 0
-	$(BIN)/python manage.py bench_annotation
+	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
+	$(LOCAL_KEY) $(BIN)/python manage.py bench_annotation
+
+# Fairness (issue 16, docs/analysis.md): a 4-hand upload right after a 500-hand one, one
+# worker; needs Redis (make services) and PostgreSQL (DATABASE_URL).
+bench-fair: install services
+	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
+	$(LOCAL_KEY) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0} \
+		$(BIN)/python manage.py bench_annotation --fair 500
 
 # 50 clients stepping through replays on gunicorn + PostgreSQL for 60 s (see docs/site.md).
 loadtest: install services
-	$(BIN)/python tools/loadtest.py --clients 50 --seconds 60
+	$(LOCAL_KEY) $(BIN)/python tools/loadtest.py --clients 50 --seconds 60
 
 # The site on http://127.0.0.1:$(PORT) with demo matches, until Ctrl-C. Embedded SQLite unless
 # DATABASE_URL is set (then PostgreSQL). `make run PORT=8080` serves on another port.
 PORT ?= 8000
 
 run: install
-	$(BIN)/python manage.py migrate --noinput
-	$(BIN)/python manage.py seed_demo
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
+	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
 	@echo "Serving http://127.0.0.1:$(PORT)/ until Ctrl-C (a staff account: $(BIN)/python manage.py createsuperuser)"
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
@@ -106,9 +116,9 @@ run: install
 MESSAGE_LOCALES ?= zh_Hans
 
 messages: install
-	$(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
+	$(LOCAL_KEY) $(BIN)/python manage.py makemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
 		--ignore=$(VENV) --ignore=staticfiles --no-obsolete
-	$(BIN)/python manage.py compilemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
+	$(LOCAL_KEY) $(BIN)/python manage.py compilemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
 		--ignore=$(VENV) --ignore=staticfiles
 
 # A Celery worker and the one beat for the whole site, with the environment's settings

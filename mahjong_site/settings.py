@@ -64,7 +64,24 @@ def env_list(name: str, default: list[str]) -> list[str]:
 
 
 DEBUG = env_bool("DEBUG", False)
-SECRET_KEY = env_str("SECRET_KEY", "dev-only-insecure-key-set-SECRET_KEY-in-production")
+# Only for DEBUG: with it, anyone can sign sessions and cookies the site accepts (issue 16).
+DEVELOPMENT_SECRET_KEY = "dev-only-insecure-key-set-SECRET_KEY-in-production"
+
+
+def secret_key(debug: bool) -> str:
+    """SECRET_KEY from the environment; without DEBUG the site refuses to start without
+    one (or with the development key written above)."""
+    key = env_str("SECRET_KEY", "").strip()
+    if debug:
+        return key or DEVELOPMENT_SECRET_KEY
+    if not key or key == DEVELOPMENT_SECRET_KEY:
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: with DEBUG off the site needs a long random SECRET_KEY, "
+            "the same on every machine (docs/deploy.md)")
+    return key
+
+
+SECRET_KEY = secret_key(DEBUG)
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_NAME = env_str("SITE_NAME", "Mahjong replays")
@@ -85,6 +102,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "replays.limits.BoundedBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -94,6 +112,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "replays.security.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "mahjong_site.urls"
@@ -147,6 +166,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "UTC")
 # Daily puzzles turn at midnight here, the same instant for every player (docs/puzzles.md).
 PUZZLE_TIME_ZONE = env_str("PUZZLE_TIME_ZONE", "Asia/Shanghai")
+# Signs the generated daily puzzle's seed, so coming days can't be computed offline.
+PUZZLE_SEED_SECRET = env_str("PUZZLE_SEED_SECRET", "") or SECRET_KEY
 USE_I18N = True
 USE_TZ = True
 
@@ -170,14 +191,64 @@ warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.
 # Uploads: one mahjong-log/1 document is at most this many bytes (documented in docs/upload.md).
 MAX_UPLOAD_BYTES = env_int("MAX_UPLOAD_BYTES", 2 * 1024 * 1024)
 MAX_UPLOAD_FILES = env_int("MAX_UPLOAD_FILES", 10)
+# A request body (all files and fields together) above this is refused before it is read
+# (replays/limits.py BoundedBodyMiddleware, and the proxy: docs/deploy.md).
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", MAX_UPLOAD_BYTES * MAX_UPLOAD_FILES + 65536)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES * 2
 FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_UPLOAD_BYTES
 DATA_UPLOAD_MAX_NUMBER_FILES = max(MAX_UPLOAD_FILES * 10, 100)  # ours is the clear refusal
+DATA_UPLOAD_MAX_NUMBER_FIELDS = 200
+FILE_UPLOAD_HANDLERS = ["replays.limits.BoundedUploadHandler",
+                        "django.core.files.uploadhandler.MemoryFileUploadHandler",
+                        "django.core.files.uploadhandler.TemporaryFileUploadHandler"]
+# What one document, one account and one visitor may cost (docs/upload.md, docs/deploy.md).
+MAX_MATCH_HANDS = env_int("MAX_MATCH_HANDS", 500)
+MAX_HAND_EVENTS = env_int("MAX_HAND_EVENTS", 1000)
+MAX_ACCOUNT_BYTES = env_int("MAX_ACCOUNT_BYTES", 50 * 1024 * 1024)
+# Rate limits, "count/seconds" per visitor address or account (replays/limits.py); counted
+# in RATE_LIMIT_CACHE_URL's Redis (shared by every web machine), or in each process's
+# memory without it. RATE_LIMITS_ENABLED=false turns them off (the test suite does).
+RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
+RATE_LIMITS = {
+    "upload-visitor": env_str("RATE_UPLOADS_PER_VISITOR", "20/3600"),
+    "upload-account": env_str("RATE_UPLOADS_PER_ACCOUNT", "60/3600"),
+    "login": env_str("RATE_LOGINS", "10/300"),
+    "signup": env_str("RATE_SIGNUPS", "5/3600"),
+    "puzzle-answer": env_str("RATE_PUZZLE_ANSWERS", "30/60"),
+}
+RATE_LIMIT_CACHE_URL = env_str("RATE_LIMIT_CACHE_URL", "")
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+    "limits": ({"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": RATE_LIMIT_CACHE_URL, "KEY_PREFIX": "limits"}
+               if RATE_LIMIT_CACHE_URL else
+               {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+                "LOCATION": "limits"}),
+}
+# The visitor's address behind a proxy: the last address of this header (the proxy appends
+# it), e.g. HTTP_X_FORWARDED_FOR; empty: REMOTE_ADDR.
+CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# HTTPS (docs/deploy.md): behind a TLS proxy that sets X-Forwarded-Proto, SECURE_PROXY_HEADER
+# makes Django trust it; then SECURE_SSL_REDIRECT sends http:// to https:// and HSTS tells
+# browsers never to try http:// again for SECURE_HSTS_SECONDS.
+SECURE_PROXY_SSL_HEADER = (("HTTP_X_FORWARDED_PROTO", "https")
+                           if env_bool("SECURE_PROXY_HEADER", False) else None)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", False)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", False)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # the load balancer checks over plain HTTP
+# Every page's scripts and styles are files of the site: no inline script, handler or style
+# (replays/security.py sends it; templates are checked by tests/test_security_headers.py).
+CONTENT_SECURITY_POLICY = env_str(
+    "CONTENT_SECURITY_POLICY",
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 
 # Celery (docs/deploy.md). No broker: tasks run in-process when queued.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://localhost/"
@@ -193,8 +264,23 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # The engine keeps the shape tables it builds (they make later hands fast) and they grow
 # with the hands met; a worker process above this size is replaced after its task.
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env_int("CELERY_WORKER_MAX_MEMORY_MB", 600) * 1024  # KiB
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT",
-                                                                 600)}
+# A killed worker's unacknowledged hands go to another worker after the visibility timeout:
+# just above the hard time limit (a hand still running is never handed out twice), so within
+# minutes instead of Redis's default hour or the 600 s used before (issue 16).
+# (`manage.py check --deploy` warns when it is not above the time limit: replays/checks.py.)
+CELERY_VISIBILITY_TIMEOUT = env_int("CELERY_VISIBILITY_TIMEOUT", CELERY_TASK_TIME_LIMIT + 30)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_VISIBILITY_TIMEOUT,
+                                   # an unreachable broker is an answer within seconds
+                                   "socket_connect_timeout": 2, "socket_timeout": 5}
+# Publishing during a broker outage gives up after about a second (the upload is stored and
+# the match waits for send_waiting) instead of holding the request.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
+                                    "interval_step": 0.2, "interval_max": 0.5}
+# The queue tasks are sent to, workers' own sends included: a hand that finishes sends its
+# match's next hand (fairness), so a worker on another queue must be told its name.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
+# Fair annotation: hands of one match on the broker at once (replays/annotation/tasks.py).
+ANNOTATION_WINDOW = env_int("ANNOTATION_WINDOW", 4)
 
 # Operations (docs/deploy.md): Celery beat's periodic tasks, stuck annotation jobs,
 # worker heartbeats for the staff dashboard, and the health check's broker timeout.
@@ -204,12 +290,19 @@ HEALTHZ_TIMEOUT_SECONDS = env_int("HEALTHZ_TIMEOUT_SECONDS", 2)
 DASHBOARD_MAX_DAYS = env_int("DASHBOARD_MAX_DAYS", 90)
 BEAT_ROLL_PUZZLES_MINUTES = env_int("BEAT_ROLL_PUZZLES_MINUTES", 60)
 BEAT_REQUEUE_STUCK_MINUTES = env_int("BEAT_REQUEUE_STUCK_MINUTES", 5)
+BEAT_SEND_WAITING_SECONDS = env_int("BEAT_SEND_WAITING_SECONDS", 60)
 CELERY_BEAT_SCHEDULE = {
     # Today's and tomorrow's daily puzzles exist before anyone asks (idempotent).
     "roll-daily-puzzles": {
         "task": "replays.tasks.roll_daily_puzzles",
         "schedule": 60.0 * BEAT_ROLL_PUZZLES_MINUTES,
         "options": {"expires": 60.0 * BEAT_ROLL_PUZZLES_MINUTES},
+    },
+    # Matches stored while the broker was down are queued once it is back.
+    "send-waiting-annotations": {
+        "task": "replays.tasks.send_waiting",
+        "schedule": float(BEAT_SEND_WAITING_SECONDS),
+        "options": {"expires": float(BEAT_SEND_WAITING_SECONDS)},
     },
     # Hands of matches waiting longer than ANNOTATION_STUCK_MINUTES go back on the queue.
     "requeue-stuck-annotations": {

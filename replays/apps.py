@@ -11,6 +11,7 @@ class ReplaysConfig(AppConfig):
 
         # The admin lives with the other operations tools (replays/operations/admin.py);
         # Django's autodiscovery only looks for replays/admin.py, so register it here.
+        import replays.checks  # noqa: F401
         import replays.operations.admin  # noqa: F401
         from replays.puzzles.services import VISITOR_KEY, merge_visitor
 
@@ -23,3 +24,11 @@ class ReplaysConfig(AppConfig):
         # weak=False: the receiver is local to ready() and would be collected at once.
         user_logged_in.connect(merge_puzzle_answers, dispatch_uid="merge_puzzle_answers",
                                weak=False)
+
+        from django.db.models.signals import pre_delete
+
+        from replays.models import Match
+        from replays.puzzles.takedowns import delete_puzzles_of
+
+        # However a match is deleted (its owner, the admin, a shell), its puzzles go with it.
+        pre_delete.connect(delete_puzzles_of, sender=Match, dispatch_uid="match_puzzles")

@@ -44,7 +44,10 @@ class Match(models.Model):
     players_text = models.CharField(max_length=300, db_index=True)
     played_at = models.DateTimeField(null=True, blank=True)
     uploaded_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    sha256 = models.CharField(max_length=64, unique=True)
+    # Not unique: someone else's private or unlisted copy must neither block an upload nor
+    # reveal that it exists (issue 16); a duplicate is one of the uploader's own or a public
+    # match (replays/library/services.py).
+    sha256 = models.CharField(max_length=64, db_index=True)
     document = models.BinaryField()
     hand_count = models.PositiveIntegerField()
     totals = models.JSONField()
@@ -62,11 +65,24 @@ class Match(models.Model):
     annotation_error = models.TextField(blank=True)
     annotation_queued_at = models.DateTimeField(
         null=True, blank=True, db_index=True,
-        help_text="When the match's hands were last queued (requeue_stuck looks at it)")
+        help_text="When the match's hands were last queued (requeue_stuck looks at it); "
+                  "empty while a queued match waits for the broker")
+    annotation_run = models.PositiveIntegerField(
+        default=0, help_text="Which annotation run counts: a re-run's progress counts the "
+                             "hands annotated in that run only")
+    annotation_sent = models.PositiveIntegerField(
+        default=0, help_text="The highest hand number of this run sent to the workers (hands "
+                             "are sent a few at a time, so big matches don't hold others up)")
+
+    # Set by the upload that stored it when the broker could not be reached (not a column:
+    # the row says so by having no annotation_queued_at while queued).
+    waiting_for_broker = False
 
     class Meta:
         ordering = ["-uploaded_at", "-id"]
         indexes = [models.Index(fields=["variant", "visibility", "-uploaded_at"])]
+        permissions = [("view_private_match",
+                        "Can see private and hidden replays on the site")]
 
     def __str__(self) -> str:
         return self.title or f"{self.get_variant_display()}: {', '.join(self.players)}"
@@ -75,13 +91,24 @@ class Match(models.Model):
         return reverse("viewer", args=[self.public_id])
 
     def visible_to(self, user: object) -> bool:
-        """Private: owner and staff; public and unlisted: anyone with the link."""
+        """Public and unlisted: anyone with the link; private or hidden: the owner, and
+        staff with the ``view_private_match`` permission (other staff get 404 too)."""
         if self.visibility != self.Visibility.PRIVATE and not self.hidden:
             return True
-        if getattr(user, "is_staff", False):
+        if self.owned_by(user):
             return True
-        return bool(getattr(user, "is_authenticated", False) and self.owner_id == getattr(
-            user, "pk", None))
+        return bool(getattr(user, "is_staff", False) and getattr(user, "is_active", False)
+                    and user.has_perm("replays.view_private_match"))  # type: ignore[attr-defined]
+
+    def owned_by(self, user: object) -> bool:
+        return bool(getattr(user, "is_authenticated", False) and self.owner_id is not None
+                    and self.owner_id == getattr(user, "pk", None))
+
+    @property
+    def publishable(self) -> bool:
+        """Puzzles are public pages: only a public replay not hidden by staff gives them,
+        and shows them."""
+        return self.visibility == self.Visibility.PUBLIC and not self.hidden
 
 
 class Hand(models.Model):
@@ -109,6 +136,8 @@ class Annotation(models.Model):
     engine_version = models.CharField(max_length=20)
     data = models.JSONField()
     created_at = models.DateTimeField(auto_now=True)
+    run = models.PositiveIntegerField(default=0, help_text="The match's annotation run that "
+                                                           "wrote it (progress counts these)")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["hand", "engine_version"],
@@ -168,6 +197,14 @@ class Puzzle(models.Model):
         return reverse("puzzle", args=[self.public_id])
 
 
+def shown_puzzles() -> models.QuerySet[Puzzle]:
+    """Puzzles anyone may see: generated ones, and those of public replays not hidden (a
+    replay taken down takes its puzzles with it, issue 16)."""
+    return Puzzle.objects.filter(
+        models.Q(source=Puzzle.Source.GENERATED)
+        | models.Q(match__visibility=Match.Visibility.PUBLIC, match__hidden=False))
+
+
 class DailyPuzzle(models.Model):
     """The puzzle of one variant on one day: the same for everyone (docs/puzzles.md)."""
 
@@ -203,6 +240,10 @@ class Attempt(models.Model):
     daily_day = models.DateField(null=True, blank=True, db_index=True,
                                  help_text="Set when answered as that day's daily puzzle, "
                                            "on that day (streaks)")
+    ranked = models.BooleanField(
+        default=True, help_text="Counts on the leaderboard (with a user): not when the answer "
+                                "was shown to the same visitor before, nor when it was given "
+                                "anonymously and merged at log-in")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta:
@@ -218,6 +259,24 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.puzzle} by {self.user or self.visitor}"
+
+
+class PuzzleReveal(models.Model):
+    """A puzzle's answer was shown to a visitor (their session's visitor id, account and
+    address): a later answer from any of them no longer counts on the leaderboard."""
+
+    puzzle = models.ForeignKey(Puzzle, on_delete=models.CASCADE, related_name="reveals")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="+")
+    visitor = models.CharField(max_length=32, blank=True, db_index=True)
+    address = models.GenericIPAddressField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.puzzle} shown to {self.user or self.visitor or self.address}"
 
 
 class WorkerHeartbeat(models.Model):

@@ -91,7 +91,18 @@ def charlie(client: Any) -> Any:
 
 @pytest.fixture
 def staff(django_user_model: Any) -> Any:
-    return django_user_model.objects.create_user("sam", "sam@example.org", is_staff=True)
+    """A staff user allowed to see private and hidden replays (``view_private_match``)."""
+    from django.contrib.auth.models import Permission
+
+    user = django_user_model.objects.create_user("sam", "sam@example.org", is_staff=True)
+    user.user_permissions.add(Permission.objects.get(codename="view_private_match"))
+    return user
+
+
+@pytest.fixture
+def plain_staff(django_user_model: Any) -> Any:
+    """A staff user without ``view_private_match``: sees what everyone sees."""
+    return django_user_model.objects.create_user("pat", "pat@example.org", is_staff=True)
 
 
 _BOT_MATCHES: dict[tuple[str, int, int], Any] = {}

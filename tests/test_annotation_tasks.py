@@ -337,8 +337,10 @@ class Workers:
     def start(self, pool: str = "solo", **env: str) -> subprocess.Popen[bytes]:
         number = len(self.started) + 1
         log = self.folder / f"worker-{number}.log"
+        # CELERY_QUEUE: a finished hand sends its match's next one to this queue too.
         environment = {**os.environ, "CELERY_BROKER_URL": self.broker_url,
                        "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
+                       "CELERY_QUEUE": self.queue,
                        "DATABASE_URL": self.database_url, "PYTHONUNBUFFERED": "1", **env}
         with open(log, "wb") as output:
             process = subprocess.Popen(
@@ -519,9 +521,12 @@ def test_it_worker_killed_mid_hand_loses_no_hand(workers: Workers, redis_client:
         annotated = set(Annotation.objects.filter(hand__match=match).values_list(
             "hand_id", flat=True))
         waiting = _waiting(redis_client, workers.queue)
-        assert annotated | set(held) | waiting == all_hands, (
+        # Hands are sent a few at a time (issue 16): the later ones are not on the broker yet.
+        unsent = set(match.hands.filter(number__gt=Match.objects.get(
+            pk=match.pk).annotation_sent).values_list("pk", flat=True))
+        assert annotated | set(held) | waiting | unsent == all_hands, (
             "a message taken by the killed worker vanished (acknowledged before its hand was "
-            f"annotated): hands {sorted(all_hands - annotated - set(held) - waiting)}")
+            f"annotated): hands {sorted(all_hands - annotated - set(held) - waiting - unsent)}")
         if held:
             break
         worker = start()

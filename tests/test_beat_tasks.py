@@ -88,7 +88,8 @@ def test_the_beat_schedule_names_real_tasks(settings: Any) -> None:
     from mahjong_site.celery import app
 
     schedule = app.conf.beat_schedule
-    assert set(schedule) == {"roll-daily-puzzles", "requeue-stuck-annotations"}
+    assert set(schedule) == {"roll-daily-puzzles", "requeue-stuck-annotations",
+                             "send-waiting-annotations"}
     app.loader.import_default_modules()
     for name, entry in schedule.items():
         task = app.tasks[entry["task"]]  # KeyError: no such task
@@ -98,6 +99,9 @@ def test_the_beat_schedule_names_real_tasks(settings: Any) -> None:
             "a run the workers could not take before the next one is dropped")
     assert schedule["roll-daily-puzzles"]["task"] == puzzle_tasks.roll_daily_puzzles.name
     assert schedule["requeue-stuck-annotations"]["task"] == tasks.requeue_stuck.name
+    # Matches stored during a broker outage are sent within a minute of its end (issue 16).
+    assert schedule["send-waiting-annotations"]["task"] == tasks.send_waiting.name
+    assert schedule["send-waiting-annotations"]["schedule"] <= 60
     assert tasks.requeue_stuck.soft_time_limit == settings.CELERY_TASK_SOFT_TIME_LIMIT
 
 

@@ -396,7 +396,7 @@ def test_it_shows_the_chinese_progress_page(monday: dt.date, client: Client) -> 
     content = page(client, "/puzzles/me/", **ZH)
     assert h1(content) == "我的进度"
     assert ('你的作答记录保存在此浏览器中。<a href="/accounts/login/?next=/puzzles/me/">登录</a>或'
-            '<a href="/accounts/signup/">注册</a>即可保留记录并登上排行榜：记录会转入你的账号。'
+            '<a href="/accounts/signup/">注册</a>即可保留记录：记录会转入你的账号。排行榜只计算登录后的作答。'
             in content)
     for text in ("<dt>连续天数</dt>", "（最长 0 天）", "<dt>正确率</dt>", "<dt>得分</dt>",
                  "<dt>级别（JX-11）</dt>", "<dt>距下一级</dt>", "<h2>最近作答</h2>",

@@ -194,20 +194,26 @@ def test_it_lists_hidden_uploads_to_their_owner_only_in_mine(client: Client, hid
 # -- uploading over someone else's private match ------------------------------------------
 
 
-def test_it_does_not_link_a_duplicate_of_someone_elses_private_match(
-        client: Client, private: Match, bob: Any) -> None:
+@pytest.mark.parametrize("visibility", ["private", "unlisted"])
+def test_it_stores_bobs_copy_of_someone_elses_unshared_match_without_a_word_about_it(
+        client: Client, alice: Any, bob: Any, make_match: Any, visibility: str) -> None:
+    """Issue 16 (9): the duplicate message confirmed that a private document exists and
+    handed out an unlisted one's link, and the first uploader blocked everyone else."""
+    original = make_match(alice, visibility=visibility, title="Alice's own")
     as_user(client, bob)
 
     response = client.post("/upload/", {
-        "files": [SimpleUploadedFile("copy.json", bytes(private.document))],
+        "files": [SimpleUploadedFile("copy.json", bytes(original.document))],
         "title": "", "visibility": "public", "text": ""})
 
     assert response.status_code == 200
     content = response.content.decode()
-    assert private.public_id not in content
-    assert "uploaded before" in content
-    assert Match.objects.count() == 1
-    assert Match.objects.get().owner_id == private.owner_id
+    assert original.public_id not in content
+    assert "uploaded before" not in content
+    copy = Match.objects.exclude(pk=original.pk).get()
+    assert (copy.owner, copy.visibility) == (bob, "public")
+    original.refresh_from_db()
+    assert (original.owner, original.visibility) == (alice, visibility)
 
 
 def test_it_never_lets_a_duplicate_change_the_owner_or_visibility(

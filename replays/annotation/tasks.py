@@ -4,6 +4,14 @@ Tasks are idempotent — one annotation per hand and engine version, replaced
 atomically when rerun — acknowledged late (a worker killed mid-hand leaves the
 message for another), retried with backoff, and limited in time.
 
+Fairness (issue 16): a match's hands are not all queued at once. ``queue_match`` sends
+the first ``ANNOTATION_WINDOW`` hands, and each hand that finishes sends the match's next
+one, so a match never has more than that many hands on the broker: a 4-hand upload made
+right after a 500-hand one waits for a few hands, not 500 (``manage.py bench_fairness``).
+A broker outage loses nothing: the match is stored and marked waiting (no queued time),
+and beat's ``send_waiting`` queues it within ``BEAT_SEND_WAITING_SECONDS`` of the broker's
+return.
+
 The task names are the ones they had before the site was split into parts
 (``replays.tasks.…``): queued messages, the beat schedule and task routes keep working.
 """
@@ -17,7 +25,7 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -32,13 +40,50 @@ from replays.retries import RetriedWithBackoff
 log = logging.getLogger(__name__)
 
 
-def queue_match(match_id: int) -> None:
-    """Queue every hand of a match (call after the upload commits)."""
-    Match.objects.filter(pk=match_id).update(annotation_status=Match.Status.QUEUED,
-                                             annotation_error="",
-                                             annotation_queued_at=timezone.now())
-    for hand_id in Hand.objects.filter(match_id=match_id).values_list("pk", flat=True):
-        annotate_hand.delay(hand_id)
+def queue_match(match_id: int) -> bool:
+    """Start a new annotation run of a match (call after the upload commits): its first
+    hands go to the workers, the others follow as hands finish. False when the broker
+    could not be reached: the match then waits for ``send_waiting`` (nothing is lost)."""
+    hands = list(Hand.objects.filter(match_id=match_id).order_by("number").values_list(
+        "pk", "number"))
+    first = hands[:window(len(hands))]
+    Match.objects.filter(pk=match_id).update(
+        annotation_status=Match.Status.QUEUED, annotation_error="",
+        annotation_queued_at=timezone.now(), annotation_run=F("annotation_run") + 1,
+        annotation_sent=first[-1][1] if first else 0)
+    try:
+        for hand_id, _number in first:
+            annotate_hand.delay(hand_id)
+    except Exception as error:  # noqa: BLE001 - any broker failure: retried by beat
+        log.warning("match %s waits for the broker: %s: %s", match_id,
+                    type(error).__name__, error)
+        Match.objects.filter(pk=match_id).update(annotation_queued_at=None)
+        return False
+    return True
+
+
+def window(hand_count: int) -> int:
+    """How many of a match's hands may wait on the broker at once. In-process (no broker)
+    every hand runs as it is queued, so all of them are (a chain would recurse)."""
+    from mahjong_site.celery import app
+
+    if app.conf.task_always_eager:
+        return hand_count
+    return max(1, settings.ANNOTATION_WINDOW)
+
+
+def _send_next(match: Match) -> None:
+    """Inside the finishing hand's transaction (the match row locked): send the match's
+    next hand not yet annotated in this run. Sent before the commit, so a worker killed in
+    between sends it again when its own hand is redelivered (at least once; the task is
+    idempotent)."""
+    following = (Hand.objects.filter(match_id=match.pk, number__gt=match.annotation_sent)
+                 .exclude(Exists(_annotated_in(match.annotation_run)))
+                 .order_by("number").values_list("pk", "number").first())
+    if following is None:
+        return
+    Match.objects.filter(pk=match.pk).update(annotation_sent=following[1])
+    annotate_hand.delay(following[0])
 
 
 class AnnotateHand(RetriedWithBackoff):
@@ -70,16 +115,20 @@ def annotate_hand(hand_id: int) -> None:
     data = annotate(match, hand.number)
     with transaction.atomic():
         # Lock the match so that tasks finishing its last hands together count in turn.
-        Match.objects.select_for_update().filter(pk=match.pk).first()
+        locked = Match.objects.select_for_update().filter(pk=match.pk).only(
+            "pk", "annotation_run", "annotation_sent").first()
+        if locked is None:
+            return  # deleted meanwhile
         Annotation.objects.update_or_create(hand=hand, engine_version=ENGINE_VERSION,
-                                            defaults={"data": data})
-        done = Annotation.objects.filter(hand__match=match,
-                                         engine_version=ENGINE_VERSION).count()
+                                            defaults={"data": data,
+                                                      "run": locked.annotation_run})
+        _send_next(locked)
+        done = annotated_in_run(locked).count()
         if done >= match.hand_count:
             finished = Match.objects.filter(pk=match.pk).exclude(
                 annotation_status__in=[Match.Status.FAILED, Match.Status.DONE]).update(
                 annotation_status=Match.Status.DONE)
-            if finished and match.visibility == Match.Visibility.PUBLIC:
+            if finished and match.publishable:
                 transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
 
 
@@ -90,10 +139,28 @@ def annotate(match: Match, number: int) -> dict[str, object]:
     return analyze_hand(table, data.match.hands[number - 1].events, number).to_json()
 
 
+def _annotated_in(run: int) -> Any:
+    """A subquery: the outer hand's annotation by the current engine in that run."""
+    return Annotation.objects.filter(hand=OuterRef("pk"), engine_version=ENGINE_VERSION,
+                                     run=run)
+
+
+def annotated_in_run(match: Match) -> Any:
+    """The match's annotations by the current engine written in its current run."""
+    return Annotation.objects.filter(hand__match_id=match.pk, engine_version=ENGINE_VERSION,
+                                     run=match.annotation_run)
+
+
 def progress(match: Match) -> tuple[int, int]:
-    """Hands annotated by the current engine, and hands in all."""
-    done = Annotation.objects.filter(hand__match=match, engine_version=ENGINE_VERSION).count()
-    return done, match.hand_count
+    """Hands annotated in the match's current run (a re-run counts the hands it has really
+    annotated again, not those of the run before), and hands in all."""
+    return annotated_in_run(match).count(), match.hand_count
+
+
+def waiting_for_broker(match: Match) -> bool:
+    """Stored and queued, but not sent yet: the broker was down (``send_waiting``)."""
+    return (match.annotation_status == Match.Status.QUEUED
+            and match.annotation_queued_at is None)
 
 
 # -- Celery beat (mahjong_site/settings.py CELERY_BEAT_SCHEDULE, docs/deploy.md) ----------
@@ -147,16 +214,19 @@ def _requeue(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
             pk=match_id).only("pk", "visibility", "hidden").first()
         if match is None:
             return 0
-        missing = list(Hand.objects.filter(match_id=match_id).exclude(
-            annotations__engine_version=ENGINE_VERSION).order_by("number").values_list(
-            "pk", flat=True))
-        if not missing:
+        run = Match.objects.filter(pk=match_id).values_list("annotation_run", flat=True)[0]
+        missing_hands = list(Hand.objects.filter(match_id=match_id).exclude(
+            Exists(_annotated_in(run))).order_by("number").values_list("pk", "number"))
+        if not missing_hands:
             Match.objects.filter(pk=match_id).update(annotation_status=Match.Status.DONE)
             log.warning("requeue_stuck: match %s was annotated already: marked done", match_id)
             if match.visibility == Match.Visibility.PUBLIC and not match.hidden:
                 transaction.on_commit(lambda: harvest_puzzles.delay(match_id))
             return 0
-        Match.objects.filter(pk=match_id).update(annotation_queued_at=now)
+        # The first hands go now, the others follow as they finish (as queue_match does).
+        missing = [pk for pk, _number in missing_hands[:window(len(missing_hands))]]
+        Match.objects.filter(pk=match_id).update(
+            annotation_queued_at=now, annotation_sent=missing_hands[len(missing) - 1][1])
         log.warning("requeue_stuck: match %s waited since before %s; %d hands requeued",
                     match_id, cutoff.isoformat(timespec="seconds"), len(missing))
 
@@ -166,3 +236,21 @@ def _requeue(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
 
         transaction.on_commit(send)
     return len(missing)
+
+
+SEND_WAITING_BATCH = 200  # matches sent per run of send_waiting
+
+
+@shared_task(name="replays.tasks.send_waiting", acks_late=True, ignore_result=True)
+def send_waiting() -> int:
+    """Queue the matches stored while the broker was down (queued, never sent); returns how
+    many were sent. Beat sends this every ``BEAT_SEND_WAITING_SECONDS``: its own message
+    reaches a worker once the broker is back, so they are queued within that time."""
+    waiting = list(Match.objects.filter(
+        annotation_status=Match.Status.QUEUED, annotation_queued_at__isnull=True)
+        .order_by("uploaded_at", "pk").values_list("pk", flat=True)[:SEND_WAITING_BATCH])
+    sent = sum(queue_match(match_id) for match_id in waiting)
+    if waiting:
+        log.warning("send_waiting: %d of %d matches that waited for the broker sent", sent,
+                    len(waiting))
+    return sent

@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
+from django.db.models import Q, Sum
+from django.db.models.functions import Length
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -61,9 +63,8 @@ class CheckedDocument:
     result: MatchResult
 
 
-def check_document(raw: bytes) -> CheckedDocument:
-    """Decode, read and replay a document once; raise :class:`UploadError` naming the
-    problem."""
+def check_bytes(raw: bytes) -> None:
+    """The checks that cost nothing: empty, too big, not a text file."""
     if not raw.strip():
         raise UploadError(_("the file is empty"))
     if len(raw) > settings.MAX_UPLOAD_BYTES:
@@ -73,6 +74,25 @@ def check_document(raw: bytes) -> CheckedDocument:
         raise UploadError(_("this is a zip archive: upload the .json file inside it"))
     if raw[:1] in (b"\x1f", b"\x89", b"\xff", b"%"):
         raise UploadError(_("this is not a text file: upload a mahjong-log/1 JSON document"))
+
+
+def check_size_of(log: MatchLog) -> None:
+    """Hands per match and events per hand are capped (``MAX_MATCH_HANDS``,
+    ``MAX_HAND_EVENTS``), checked before the engine replays anything."""
+    if len(log.hands) > settings.MAX_MATCH_HANDS:
+        raise UploadError(_("the match has %(n)s hands; the limit is %(limit)s hands") % {
+            "n": f"{len(log.hands):,}", "limit": f"{settings.MAX_MATCH_HANDS:,}"})
+    for number, hand in enumerate(log.hands, start=1):
+        if len(hand.events) > settings.MAX_HAND_EVENTS:
+            raise UploadError(_("the hand has %(n)s events; the limit is %(limit)s events") % {
+                "n": f"{len(hand.events):,}", "limit": f"{settings.MAX_HAND_EVENTS:,}"},
+                hand=number)
+
+
+def check_document(raw: bytes) -> CheckedDocument:
+    """Decode, read and replay a document once; raise :class:`UploadError` naming the
+    problem."""
+    check_bytes(raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -80,52 +100,75 @@ def check_document(raw: bytes) -> CheckedDocument:
             "n": error.start + 1}) from None
     try:
         log = loads(text)
+        check_size_of(log)
         result = replay(log)
     except LogError as error:
         raise UploadError(error.message, error.hand, error.event, error.rule) from None
     return CheckedDocument(log, result)
 
 
+def duplicate_of(digest: str, owner: Any) -> Match | None:
+    """An earlier copy of the same bytes that counts as this upload: the uploader's own, a
+    public one, or one hidden by staff (re-uploading must not undo a takedown). Someone
+    else's private or unlisted copy is not one: it neither blocks the upload nor is
+    revealed by it."""
+    copies = Match.objects.defer("document").filter(sha256=digest)
+    mine = Q(owner=owner) if getattr(owner, "is_authenticated", False) else Q(pk__in=[])
+    return copies.filter(mine | Q(visibility=Match.Visibility.PUBLIC) | Q(hidden=True)).order_by(
+        "uploaded_at", "pk").first()
+
+
+def check_storage(owner: Any, size: int) -> None:
+    """An account keeps at most ``MAX_ACCOUNT_BYTES`` of documents."""
+    if not getattr(owner, "is_authenticated", False):
+        return
+    used = Match.objects.filter(owner=owner).aggregate(
+        used=Sum(Length("document")))["used"] or 0
+    if used + size > settings.MAX_ACCOUNT_BYTES:
+        raise UploadError(_("your replays use %(used)s bytes; with this one they would pass "
+                            "your account's %(limit)s bytes: delete some first") % {
+            "used": f"{used:,}", "limit": f"{settings.MAX_ACCOUNT_BYTES:,}"})
+
+
 def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Visibility.PUBLIC,
                    title: str = "") -> Match:
-    """Validate and store one document atomically; raise UploadError or DuplicateUpload."""
+    """Validate and store one document atomically; raise UploadError or DuplicateUpload.
+
+    The cheap checks come first (size, type, the hash's duplicate, the account's storage),
+    so a refused document costs no replay."""
+    check_bytes(raw)
+    digest = hashlib.sha256(raw).hexdigest()
+    existing = duplicate_of(digest, owner)
+    if existing is not None:
+        raise DuplicateUpload(existing)
+    check_storage(owner, len(raw))
     checked = check_document(raw)
     log, result = checked.log, checked.result
     played_at = _played_at(log.played_at)
-    digest = hashlib.sha256(raw).hexdigest()
-    existing = Match.objects.filter(sha256=digest).first()
-    if existing is not None:
-        raise DuplicateUpload(existing)
-    try:
-        with transaction.atomic():
-            stored = Match.objects.create(
-                owner=owner if getattr(owner, "is_authenticated", False) else None,
-                visibility=visibility,
-                title=(title or log.title or "")[:200],
-                variant=log.variant,
-                players=list(log.players),
-                players_text=" | ".join(log.players)[:300],
-                played_at=played_at,
-                sha256=digest,
-                document=raw,
-                hand_count=len(log.hands),
-                totals=result.totals,
-                engine_version=ENGINE_VERSION,
-            )
-            Hand.objects.bulk_create(
-                Hand(match=stored, number=number, dealer=hand.dealer,
-                     end_reason=played.end_reason, deltas=played.deltas,
-                     events=[event.to_json() for event in hand.events],
-                     event_count=len(hand.events))
-                for number, (hand, played) in enumerate(
-                    zip(log.hands, result.hands, strict=True), start=1)
-            )
-            transaction.on_commit(lambda: _queue(stored.pk))
-    except IntegrityError:
-        existing = Match.objects.filter(sha256=digest).first()
-        if existing is None:
-            raise
-        raise DuplicateUpload(existing) from None
+    with transaction.atomic():
+        stored = Match.objects.create(
+            owner=owner if getattr(owner, "is_authenticated", False) else None,
+            visibility=visibility,
+            title=(title or log.title or "")[:200],
+            variant=log.variant,
+            players=list(log.players),
+            players_text=" | ".join(log.players)[:300],
+            played_at=played_at,
+            sha256=digest,
+            document=raw,
+            hand_count=len(log.hands),
+            totals=result.totals,
+            engine_version=ENGINE_VERSION,
+        )
+        Hand.objects.bulk_create(
+            Hand(match=stored, number=number, dealer=hand.dealer,
+                 end_reason=played.end_reason, deltas=played.deltas,
+                 events=[event.to_json() for event in hand.events],
+                 event_count=len(hand.events))
+            for number, (hand, played) in enumerate(
+                zip(log.hands, result.hands, strict=True), start=1)
+        )
+        transaction.on_commit(lambda: _queue(stored))
     return stored
 
 
@@ -139,10 +182,13 @@ def visible_match(request: HttpRequest, public_id: str, document: bool = False) 
     return match
 
 
-def _queue(match_id: int) -> None:
+def _queue(match: Match) -> None:
+    """Send the match to the workers; when the broker is down it waits, marked, for beat's
+    ``send_waiting`` (the upload is stored either way, and says so)."""
     from replays.annotation.tasks import queue_match
 
-    queue_match(match_id)
+    # The page that stored it says so (the row says it too: no queued time).
+    match.waiting_for_broker = not queue_match(match.pk)
 
 
 def _played_at(value: str | None) -> datetime | None:

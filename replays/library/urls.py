@@ -9,6 +9,9 @@ urlpatterns = [
     path("upload/", views.upload, name="upload"),
     path("replays/<slug:public_id>/", views.viewer, name="viewer"),
     path("replays/<slug:public_id>/download/", views.download, name="download"),
+    path("replays/<slug:public_id>/visibility/", views.change_visibility,
+         name="change_visibility"),
+    path("replays/<slug:public_id>/delete/", views.delete_match, name="delete_match"),
     path("rules/<slug:variant>/", views.rules, name="rules"),
     path("accounts/signup/", views.signup, name="signup"),
 ]

@@ -8,20 +8,23 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.contrib.auth.views import LoginView
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.variants import VARIANTS
+from replays import limits
 from replays.annotation.services import panel
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import board_at, replayed_match
@@ -33,6 +36,8 @@ from replays.library.services import (
     visible_match,
 )
 from replays.models import Match
+from replays.puzzles.takedowns import take_down
+from replays.security import mark_not_shared
 
 
 class FilterForm(forms.Form):
@@ -96,9 +101,23 @@ def browse(request: HtmxHttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 @vary_on_headers("HX-Request")
 def upload(request: HtmxHttpRequest) -> HttpResponse:
-    """One or several files, or pasted JSON; each stored whole or refused with a reason."""
+    """One or several files, or pasted JSON; each stored whole or refused with a reason.
+
+    Rate limits are checked before the body is read; the body itself is bounded by
+    ``replays.limits.BoundedUploadHandler``."""
+    if request.method == "POST":
+        try:
+            limits.check_visitor(request, "upload-visitor")
+            if request.user.is_authenticated:
+                limits.check("upload-account", f"user:{request.user.pk}")
+        except limits.RateLimited as refusal:
+            return _upload_page(request, UploadForm(user=request.user), [], status=429,
+                                refusal=str(refusal))
     form = UploadForm(request.POST or None, user=request.user)
     results: list[dict[str, Any]] = []
+    refusals: list[tuple[str, str]] = getattr(request, "upload_refusals", [])
+    if request.method == "POST":
+        results.extend({"name": name, "ok": False, "error": text} for name, text in refusals)
     if request.method == "POST" and form.is_valid():
         files = request.FILES.getlist("files")
         if len(files) > settings.MAX_UPLOAD_FILES:
@@ -116,14 +135,20 @@ def upload(request: HtmxHttpRequest) -> HttpResponse:
                     items.append((upload_file.name or "file", upload_file.read(), None))
             if form.cleaned_data["text"].strip():
                 items.append((_("pasted text"), form.cleaned_data["text"].encode("utf-8"), None))
-            if not items:
+            if not items and not refusals:
                 form.add_error(None, _("Choose a file or paste a document."))
             for name, raw, problem in items:
                 results.append(_store_one(request, form, name, raw, problem))
-    context = {"form": form, "results": results, "limit": settings.MAX_UPLOAD_BYTES}
+    return _upload_page(request, form, results)
+
+
+def _upload_page(request: HtmxHttpRequest, form: UploadForm, results: list[dict[str, Any]],
+                 status: int = 200, refusal: str = "") -> HttpResponse:
+    context = {"form": form, "results": results, "limit": settings.MAX_UPLOAD_BYTES,
+               "refusal": refusal}
     if wants_fragment(request) and request.method == "POST":
-        return render(request, "library/upload.html#results", context)
-    return render(request, "library/upload.html", context)
+        return render(request, "library/upload.html#results", context, status=status)
+    return render(request, "library/upload.html", context, status=status)
 
 
 def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes | None,
@@ -136,12 +161,13 @@ def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes
                                title=form.cleaned_data["title"])
     except DuplicateUpload as duplicate:
         existing = duplicate.existing
-        visible = existing.visible_to(request.user)
+        visible = existing.owned_by(request.user) or existing.publishable
         return {"name": name, "ok": False, "duplicate": existing if visible else None,
                 "error": _("this document was uploaded before")}
     except UploadError as error:
         return {"name": name, "ok": False, "error": error.message, "where": error.where}
-    return {"name": name, "ok": True, "match": match}
+    return {"name": name, "ok": True, "match": match,
+            "waiting": match.waiting_for_broker}
 
 
 def _int(value: str | None, default: int) -> int:
@@ -167,10 +193,54 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     links = viewer_links(match, board, viewer_seat, spoilers)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "analysis": analysis, "spoilers": spoilers}
-    if wants_fragment(request):
-        return render(request, "library/viewer.html#board", context)
-    return render(request, "library/viewer.html", context)
+               "analysis": analysis, "spoilers": spoilers,
+               "owner_form": VisibilityForm(initial={"visibility": match.visibility})
+               if match.owned_by(request.user) else None}
+    template = "library/viewer.html#board" if wants_fragment(request) else "library/viewer.html"
+    return mark_not_shared(render(request, template, context), match)
+
+
+class VisibilityForm(forms.Form):
+    visibility = forms.ChoiceField(choices=Match.Visibility.choices)
+
+
+def _owned_match(request: HtmxHttpRequest, public_id: str) -> Match:
+    """The match, when the request's user owns it; 404 otherwise (as for no match)."""
+    match = visible_match(request, public_id)
+    if not match.owned_by(request.user):
+        raise Http404("No such replay")
+    return match
+
+
+@require_POST
+def change_visibility(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The owner makes a match public, unlisted or private; a match that stops being public
+    takes its puzzles and any daily puzzle from it along (takedowns.py)."""
+    match = _owned_match(request, public_id)
+    form = VisibilityForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose public, unlisted or private."))
+        return redirect(match)
+    match.visibility = form.cleaned_data["visibility"]
+    match.save(update_fields=["visibility"])
+    take_down([match.pk])
+    messages.success(request, _("“%(match)s” is now: %(visibility)s") % {
+        "match": match, "visibility": match.get_visibility_display()})
+    return redirect(match)
+
+
+@require_http_methods(["GET", "POST"])
+def delete_match(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The owner deletes a match: a confirmation page, then the deletion (with its hands,
+    annotations and puzzles)."""
+    match = _owned_match(request, public_id)
+    if request.method == "POST":
+        name = str(match)
+        match.delete()
+        messages.success(request, _("“%(match)s” was deleted.") % {"match": name})
+        return redirect(f"{reverse('browse')}?mine=1")
+    response = render(request, "library/delete.html", {"match": match})
+    return mark_not_shared(response, match)
 
 
 def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
@@ -178,7 +248,7 @@ def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match = visible_match(request, public_id, document=True)
     response = HttpResponse(bytes(match.document), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="match-{match.public_id}.json"'
-    return response
+    return mark_not_shared(response, match)
 
 
 def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
@@ -191,9 +261,44 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values())})
 
 
+class ThrottledLoginView(LoginView):
+    """Django's log-in, with attempts limited per address and per user name (issue 16):
+    password guessing stops after a few tries, with a sentence saying until when."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            limits.check_visitor(request, "login")
+            name = str(request.POST.get("username", ""))[:150].strip().lower()
+            limits.check("login", f"name:{name}")
+        except limits.RateLimited as refusal:
+            # An unbound form: binding it would check the password, which is the point.
+            form = self.get_form_class()(request)
+            return self.render_to_response(self.get_context_data(
+                form=form, refusal=str(refusal)), status=429)
+        return super().post(request, *args, **kwargs)
+
+
+def throttled_admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in form, under the same limits as the site's."""
+    if request.method == "POST":
+        try:
+            limits.check_visitor(request, "login")
+            name = str(request.POST.get("username", ""))[:150].strip().lower()
+            limits.check("login", f"name:{name}")
+        except limits.RateLimited as refusal:
+            return HttpResponse(str(refusal), status=429, content_type="text/plain")
+    return admin.site.login(request)
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
+    if request.method == "POST":
+        try:
+            limits.check_visitor(request, "signup")
+        except limits.RateLimited as refusal:
+            return render(request, "registration/signup.html", {
+                "form": UserCreationForm(), "refusal": str(refusal)}, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user)

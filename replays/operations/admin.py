@@ -36,8 +36,11 @@ from replays.models import (
     WorkerHeartbeat,
 )
 from replays.puzzles import services as puzzles
+from replays.puzzles.takedowns import take_down
 from replays.puzzles.tasks import harvest_puzzles
 
+# The admin's own styles (an inline style attribute would break the Content Security Policy).
+ADMIN_CSS = {"all": ["css/admin.css"]}
 HARVEST_IN_REQUEST = 10  # more matches than this are harvested by the workers
 MAX_HAND_SPOTS = 3  # puzzles made from one hand by the hand action
 
@@ -47,8 +50,7 @@ def pretty_json(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, indent=1, sort_keys=True)
     if len(text) > 200_000:
         text = text[:200_000] + "\n…"
-    return format_html('<pre class="admin-json" style="max-height: 32rem; overflow: auto; '
-                       'white-space: pre-wrap">{}</pre>', text)
+    return format_html('<pre class="admin-json">{}</pre>', text)  # styled by ADMIN_CSS
 
 
 def _link(url: str, text: Any) -> str:
@@ -57,7 +59,7 @@ def _link(url: str, text: Any) -> str:
 
 def _publishable(match: Match) -> bool:
     """Puzzles are public pages: only public, visible replays give them."""
-    return match.visibility == Match.Visibility.PUBLIC and not match.hidden
+    return match.publishable
 
 
 # -- matches and hands ----------------------------------------------------------------------
@@ -140,9 +142,15 @@ class MatchAdmin(admin.ModelAdmin[Match]):
             "%(n)d match queued for annotation.", "%(n)d matches queued for annotation.",
             len(ids)) % {"n": len(ids)}, messages.SUCCESS)
 
+    def save_model(self, request: HttpRequest, obj: Match, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        take_down([obj.pk])  # hidden or no longer public: its puzzles go too
+
     @admin.action(description=_("Hide the selected replays"), permissions=["change"])
     def hide(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        ids = list(queryset.values_list("pk", flat=True))
         n = queryset.update(hidden=True)
+        take_down(ids)
         self.message_user(request, ngettext("%(n)d replay hidden.", "%(n)d replays hidden.",
                                             n) % {"n": n}, messages.SUCCESS)
 
@@ -226,7 +234,14 @@ class HandAdmin(admin.ModelAdmin[Hand]):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False  # a match's hands go with the match
+        # Hands go with their match: whoever may delete matches may delete their hands
+        # (the match's delete page asks); there is no bulk action to delete hands alone.
+        return bool(request.user.has_perm("replays.delete_match"))
+
+    def get_actions(self, request: HttpRequest) -> Any:
+        actions = super().get_actions(request)
+        actions.pop("delete_selected", None)
+        return actions
 
     @admin.display(description=_("match"), ordering="match")
     def match_link(self, hand: Hand) -> str:
@@ -291,6 +306,9 @@ class HandAdmin(admin.ModelAdmin[Hand]):
 
 @admin.register(Annotation)
 class AnnotationAdmin(admin.ModelAdmin[Annotation]):
+    class Media:
+        css = ADMIN_CSS
+
     list_display = ("__str__", "engine_version", "decisions", "created_at")
     list_filter = ("engine_version", "created_at")
     search_fields = ("hand__match__title", "hand__match__public_id",
@@ -330,6 +348,9 @@ class AnnotationAdmin(admin.ModelAdmin[Annotation]):
 
 @admin.register(Puzzle)
 class PuzzleAdmin(admin.ModelAdmin[Puzzle]):
+    class Media:
+        css = ADMIN_CSS
+
     list_display = ("public_id", "variant", "difficulty", "source", "waits", "match_link",
                     "attempt_count", "solve_rate", "created_at", "page_link")
     list_filter = ("variant", "difficulty", "source", "engine_version", "created_at")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
+import ipaddress
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +30,7 @@ from games.analysis import ENGINE_VERSION
 from games.position import Position
 from games.registry import NAMES
 from replays.library.board import replayed_match
-from replays.models import Attempt, DailyPuzzle, Match, Puzzle
+from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
 
 VARIANTS = NAMES
 VISITOR_KEY = "puzzle_visitor"
@@ -95,15 +97,29 @@ def daily(variant: str, day: dt.date | None = None) -> DailyPuzzle:
     """
     day = day or puzzle_day()
     found = DailyPuzzle.objects.select_related("puzzle").filter(day=day, variant=variant).first()
+    if found is not None and not shown_puzzles().filter(pk=found.puzzle_id).exists():
+        found.delete()  # its replay was taken down since (takedowns.py re-rolls it too)
+        found = None
     if found is not None:
         return found
     puzzle = _from_replays(variant, day) or generated_puzzle(
-        variant, day_difficulty(day), day.isoformat())
+        variant, day_difficulty(day), daily_seed(day))
     try:
         with transaction.atomic():
             return DailyPuzzle.objects.create(day=day, variant=variant, puzzle=puzzle)
     except IntegrityError:
         return DailyPuzzle.objects.select_related("puzzle").get(day=day, variant=variant)
+
+
+def daily_seed(day: dt.date) -> str:
+    """The generated daily's seed: the date signed with the server's secret
+    (``PUZZLE_SEED_SECRET``), so nobody can compute a coming day's puzzle offline."""
+    return _signed(f"daily/{day.isoformat()}")[:24]
+
+
+def _signed(text: str) -> str:
+    secret = settings.PUZZLE_SEED_SECRET.encode()
+    return hmac.new(secret, text.encode(), hashlib.sha256).hexdigest()
 
 
 def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
@@ -114,8 +130,8 @@ def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
     ).values_list("pk", "public_id"))
     if not candidates:
         return None
-    pk, _public_id = min(candidates, key=lambda c: hashlib.sha256(
-        f"{day.isoformat()}/{variant}/{c[1]}".encode()).hexdigest())
+    pk, _public_id = min(candidates, key=lambda c: _signed(
+        f"{day.isoformat()}/{variant}/{c[1]}"))
     return Puzzle.objects.get(pk=pk)
 
 
@@ -189,7 +205,8 @@ def merge_visitor(user: Any, visitor: str) -> int:
         anonymous = Attempt.objects.filter(user__isnull=True, visitor=visitor)
         answered = Attempt.objects.filter(user=user).values("puzzle_id")
         anonymous.filter(puzzle_id__in=answered).delete()
-        return anonymous.update(user=user)
+        # Kept in the player's history, but off the leaderboard: answered while anonymous.
+        return anonymous.update(user=user, ranked=False)
 
 
 # -- answering ----------------------------------------------------------------
@@ -214,14 +231,54 @@ def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) 
     attempt = Attempt(
         puzzle=puzzle, user=user, visitor="" if user else visitor_id(request),
         picked=picked, bonus=bonus, solved=verdict.solved, bonus_right=verdict.bonus,
-        points=verdict.points, daily_day=today if is_daily else None)
+        points=verdict.points, daily_day=today if is_daily else None,
+        ranked=user is not None and not revealed_to(request, puzzle))
     try:
         with transaction.atomic():
             attempt.save()
     except IntegrityError:  # a double submit: the first one counts
         previous = attempts_of(request).get(puzzle=puzzle)
         return Result(previous, verdict_of(previous), counted=False)
+    record_reveal(request, puzzle)  # answered: the verdict, with the answer, comes next
     return Result(attempt, verdict, counted=True)
+
+
+def client_address(request: HttpRequest) -> str | None:
+    """The visitor's address: ``REMOTE_ADDR``, or behind a proxy the last address of the
+    header it appends (``CLIENT_IP_HEADER``, e.g. ``HTTP_X_FORWARDED_FOR``)."""
+    header = settings.CLIENT_IP_HEADER
+    value = request.META.get(header, "") if header else ""
+    address = value.split(",")[-1].strip() if value else request.META.get("REMOTE_ADDR", "")
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
+
+
+def _same_visitor(request: HttpRequest) -> Q:
+    """Reveals to this visitor: their session, their account or their address."""
+    same = Q(pk__in=[])
+    visitor = visitor_id(request, create=False)
+    if visitor:
+        same |= Q(visitor=visitor)
+    if request.user.is_authenticated:
+        same |= Q(user=request.user)
+    address = client_address(request)
+    if address:
+        same |= Q(address=address)
+    return same
+
+
+def revealed_to(request: HttpRequest, puzzle: Puzzle) -> bool:
+    """Was the puzzle's answer shown to this visitor before (in any of their guises)?"""
+    return PuzzleReveal.objects.filter(puzzle=puzzle).filter(_same_visitor(request)).exists()
+
+
+def record_reveal(request: HttpRequest, puzzle: Puzzle) -> None:
+    """The page is about to show the answer: note to whom (session, account, address)."""
+    user = request.user if request.user.is_authenticated else None
+    PuzzleReveal.objects.get_or_create(puzzle=puzzle, user=user, visitor=visitor_id(request),
+                                       address=client_address(request))
 
 
 def verdict_of(attempt: Attempt) -> engine.Verdict:
@@ -276,11 +333,14 @@ def progress(attempts: QuerySet[Attempt], today: dt.date | None = None) -> Progr
 
 
 def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
-    """Players by points, with their level (JX-11) and accuracy."""
-    rows = (get_user_model().objects.filter(puzzle_attempts__isnull=False)
-            .annotate(points=Sum("puzzle_attempts__points"),
-                      attempts=Count("puzzle_attempts"),
-                      solved=Count("puzzle_attempts", filter=Q(puzzle_attempts__solved=True)))
+    """Players by points, with their level (JX-11) and accuracy: only ranked answers count
+    (signed in, first, before the answer was shown to the same visitor)."""
+    ranked = Q(puzzle_attempts__ranked=True)
+    rows = (get_user_model().objects.filter(puzzle_attempts__ranked=True)
+            .annotate(points=Sum("puzzle_attempts__points", filter=ranked),
+                      attempts=Count("puzzle_attempts", filter=ranked),
+                      solved=Count("puzzle_attempts",
+                                   filter=ranked & Q(puzzle_attempts__solved=True)))
             .order_by("-points", "username")[:limit])
     return [{"user": row, "points": row.points, "attempts": row.attempts,
              "accuracy": round(100 * row.solved / row.attempts) if row.attempts else 0,

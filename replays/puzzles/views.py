@@ -17,10 +17,11 @@ from games import puzzles as engine
 from games.position import Position
 from games.registry import NAMES, VARIANTS
 from games.tiles import TILES, Tile
+from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
 from replays.library.links import step_url
-from replays.models import DailyPuzzle, Match, Puzzle
+from replays.models import DailyPuzzle, Match, Puzzle, shown_puzzles
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
 
@@ -46,7 +47,7 @@ def daily(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def puzzle(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    found = get_object_or_404(Puzzle.objects.select_related("match"), public_id=public_id)
+    found = get_object_or_404(shown_puzzles().select_related("match"), public_id=public_id)
     return _puzzle_page(request, found, daily_day=_daily_day_of(found))
 
 
@@ -62,6 +63,8 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
         puzzle=found).first()
     verdict = result.verdict if result else (
         puzzles.verdict_of(attempt) if attempt else None)
+    if verdict is not None:  # the page shows the answer: later answers from here don't rank
+        puzzles.record_reveal(request, found)
     context = {
         "puzzle": found, "setup": _setup(found), "daily_day": daily_day,
         "variants": Match.Variant.choices,
@@ -82,8 +85,12 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
 @vary_on_headers("HX-Request")
 def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Mark the picked tiles (checkboxes ``tile`` and/or ``notation`` text) and the bonus."""
-    found = get_object_or_404(Puzzle, public_id=public_id)
+    found = get_object_or_404(shown_puzzles(), public_id=public_id)
     daily_day = _daily_day_of(found)
+    try:
+        limits.check_visitor(request, "puzzle-answer")
+    except limits.RateLimited as refusal:
+        return _puzzle_page(request, found, daily_day, status=429, error=str(refusal))
     picked = set(request.POST.getlist("tile"))
     known = {str(t) for t in TILES}
     unknown = sorted(picked - known)
@@ -118,7 +125,7 @@ def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 def archive(request: HtmxHttpRequest) -> HttpResponse:
     """Every puzzle, daily ones with their day, with how often each was solved."""
     variant = request.GET.get("variant", "")
-    rows = puzzles.solve_rates(Puzzle.objects.filter(
+    rows = puzzles.solve_rates(shown_puzzles().filter(
         dailies__day__lte=puzzles.puzzle_day()).distinct())
     if variant in puzzles.VARIANTS:
         rows = rows.filter(variant=variant)

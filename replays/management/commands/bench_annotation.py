@@ -6,6 +6,11 @@ variant the way the upload page does, and times each from the upload until its
 match says "done". Without a broker the annotation runs in-process, and that is
 what gets timed. The bench's matches are private (no puzzles, not listed) and
 deleted at the end, its queue removed.
+
+``--fair N`` measures fairness instead (issue 16): a Putian match of N hands is uploaded,
+then at once a 4-hand one, and the 4-hand one is timed from its upload until done, with
+how many of the big match's hands were annotated meanwhile. It needs a broker (in-process
+there is no queue to be fair in).
 """
 
 from __future__ import annotations
@@ -44,6 +49,8 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=20261130, help="bots' seed")
         parser.add_argument("--timeout", type=float, default=300,
                             help="seconds to wait for one match")
+        parser.add_argument("--fair", type=int, default=0, metavar="N",
+                            help="time a 4-hand upload made right after an N-hand one")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["hands"] < 1:
@@ -51,6 +58,8 @@ class Command(BaseCommand):
         from mahjong_site.celery import app
 
         in_process = bool(app.conf.task_always_eager)
+        if options["fair"] and in_process:
+            raise CommandError("--fair needs a broker: set CELERY_BROKER_URL")
         if not in_process and connection.vendor == "sqlite" and _in_memory():
             raise CommandError("a worker process cannot share an in-memory SQLite database; "
                                "set DATABASE_URL")
@@ -60,8 +69,11 @@ class Command(BaseCommand):
         try:
             if worker is not None:
                 worker.start()
-            for variant in VARIANTS:
-                figures[variant] = self.time_one(variant, options, created)
+            if options["fair"]:
+                figures["fairness"] = self.time_fairness(options, created)
+            else:
+                for variant in VARIANTS:
+                    figures[variant] = self.time_one(variant, options, created)
         finally:
             if worker is not None:
                 worker.stop()
@@ -94,6 +106,47 @@ class Command(BaseCommand):
                 "upload_to_done_s": round(done - started, 2)}
 
 
+    def time_fairness(self, options: dict[str, Any], created: list[int]) -> dict[str, Any]:
+        from django.conf import settings
+
+        from replays.annotation.tasks import progress
+
+        big_raw, small_raw = (_document("putian", hands, options["seed"] + hands)
+                              for hands in (options["fair"], 4))
+        big = store_document(big_raw, visibility=Match.Visibility.PRIVATE)
+        created.append(big.pk)
+        started = time.perf_counter()
+        small = store_document(small_raw, visibility=Match.Visibility.PRIVATE)
+        created.append(small.pk)
+        stored = time.perf_counter()
+        self._wait(small, "the 4-hand match", stored + options["timeout"])
+        done = time.perf_counter()
+        big.refresh_from_db()
+        return {"big_hands": options["fair"], "small_hands": 4,
+                "window": settings.ANNOTATION_WINDOW,
+                "small_upload_to_done_s": round(done - started, 2),
+                "big_hands_annotated_meanwhile": progress(big)[0]}
+
+    def _wait(self, match: Match, what: str, deadline: float) -> None:
+        while True:
+            match.refresh_from_db(fields=["annotation_status", "annotation_error"])
+            if match.annotation_status == Match.Status.DONE:
+                return
+            if match.annotation_status == Match.Status.FAILED:
+                raise CommandError(f"{what}: annotation failed: {match.annotation_error}")
+            if time.perf_counter() > deadline:
+                raise CommandError(f"{what}: not annotated in time (status "
+                                   f"{match.annotation_status}); is the worker up?")
+            time.sleep(0.02)
+
+
+def _document(variant: str, hands: int, seed: int) -> bytes:
+    """A bot match with a title of its own (a rerun is never refused as a duplicate)."""
+    played = simulate(variant, hands, seed)
+    played = dataclasses.replace(played, title=f"bench {uuid.uuid4().hex[:12]}")
+    return dumps(played).encode("utf-8")
+
+
 def _in_memory() -> bool:
     name = str(connection.settings_dict.get("NAME") or "")
     return name in ("", ":memory:") or "mode=memory" in name
@@ -119,7 +172,9 @@ class _Worker:
             [sys.executable, "-m", "celery", "-A", "mahjong_site", "worker", "--pool=solo",
              "--concurrency=1", "-Q", self.queue, "-n", f"{self.queue}@%h",
              "--without-mingle", "--without-gossip", "-l", "warning"],
-            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1"}, stdout=self.log,
+            # CELERY_QUEUE: the worker sends each match's next hands to its own queue too.
+            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue},
+            stdout=self.log,
             stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_until_listening()
 

@@ -1,0 +1,26 @@
+"""The site's own ``manage.py check --deploy`` checks (docs/deploy.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import Tags, Warning, register
+
+
+@register(Tags.security, deploy=True)
+def visibility_timeout_check(app_configs: Any, **kwargs: Any) -> list[Warning]:
+    """A killed worker's hands come back after the visibility timeout: it must be above the
+    hard time limit (or a hand still running is handed out twice) and within minutes."""
+    timeout, limit = settings.CELERY_VISIBILITY_TIMEOUT, settings.CELERY_TASK_TIME_LIMIT
+    if timeout <= limit:
+        return [Warning(
+            f"CELERY_VISIBILITY_TIMEOUT ({timeout} s) is not above CELERY_TIME_LIMIT "
+            f"({limit} s): a hand still running would be handed to a second worker.",
+            id="replays.W001")]
+    if timeout > limit + 600:
+        return [Warning(
+            f"CELERY_VISIBILITY_TIMEOUT ({timeout} s) is far above CELERY_TIME_LIMIT "
+            f"({limit} s): a killed worker's hands would wait that long to come back.",
+            id="replays.W002")]
+    return []
