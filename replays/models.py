@@ -130,7 +130,14 @@ class Hand(models.Model):
 
 
 class Annotation(models.Model):
-    """One hand's decision analysis by one engine version (``games.analysis``)."""
+    """One hand's decision analysis by one engine version (``games.analysis``).
+
+    ``data`` is the whole analysis as the engine wrote it; the viewer reads only the small
+    ``index`` (each shown decision's event, seat and whether it is a mistake), the
+    ``summary`` and the one :class:`AnnotationStep` of the step it shows, so that a step
+    costs the same whatever the hand's size (docs/analysis.md). Annotations stored before
+    the index existed have it derived on first read.
+    """
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="annotations")
     engine_version = models.CharField(max_length=20)
@@ -138,6 +145,12 @@ class Annotation(models.Model):
     created_at = models.DateTimeField(auto_now=True)
     run = models.PositiveIntegerField(default=0, help_text="The match's annotation run that "
                                                            "wrote it (progress counts these)")
+    index = models.JSONField(
+        null=True, blank=True,
+        help_text="[[event, seat, mistake], …] of the decisions the viewer shows; "
+                  "null until derived from data")
+    summary = models.JSONField(null=True, blank=True,
+                               help_text="Per seat: decisions, agreed, mistakes")
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["hand", "engine_version"],
@@ -145,6 +158,22 @@ class Annotation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hand} (engine {self.engine_version})"
+
+
+class AnnotationStep(models.Model):
+    """The decisions of one annotation that lead to one event (``event`` is 1-based, as in
+    the analysis): what the viewer shows at step ``event - 1``."""
+
+    annotation = models.ForeignKey(Annotation, on_delete=models.CASCADE, related_name="steps")
+    event = models.PositiveIntegerField()
+    decisions = models.JSONField()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["annotation", "event"],
+                                               name="one_annotation_step_per_event")]
+
+    def __str__(self) -> str:
+        return f"{self.annotation} event {self.event}"
 
 
 class Puzzle(models.Model):

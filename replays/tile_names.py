@@ -96,3 +96,15 @@ def wildcard_name(variant: type[Variant]) -> str:
     """What a variant calls its wildcards, in the reader's language (百搭 wildcard, 金 golds);
     empty for a variant without them."""
     return str(_WILDCARD_NAMES.get(variant.WILDCARD_NAME, variant.WILDCARD_NAME))
+_WIND_LETTERS: dict[str, Promise] = {
+    "E": pgettext_lazy("wind letter", "E"), "S": pgettext_lazy("wind letter", "S"),
+    "W": pgettext_lazy("wind letter", "W"), "N": pgettext_lazy("wind letter", "N")}
+
+
+def wind_letter(letter: str) -> str:
+    """A wind letter as the one character a seat's badge shows (东 in Chinese, E in English).
+
+    >>> wind_letter("N")
+    'N'
+    """
+    return str(_WIND_LETTERS.get(str(letter), letter))

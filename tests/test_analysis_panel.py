@@ -28,13 +28,20 @@ SHAPES = {
 
 
 def test_it_words_a_score_in_each_variants_terms() -> None:
-    assert score_value({"tai": 2, "fan": 1, "points": 4}) == "4 points (2 tai, 1 fan)"
-    assert score_value({"points": 8, "flower_points": 3}) == "8 points"
-    assert score_value({"fan": 3, "points": 8}) == "8 points (3 fan)"
-    assert score_value(None) == ""
+    from django.utils import translation
+
+    # in English whatever language an earlier request in this thread left active
+    with translation.override("en"):
+        assert score_value({"tai": 2, "fan": 1, "points": 4}) == "4 points (2 tai, 1 fan)"
+        assert score_value({"points": 8, "flower_points": 3}) == "8 points"
+        assert score_value({"fan": 3, "points": 8}) == "8 points (3 fan)"
+        assert score_value(None) == ""
 
 
 def test_it_lists_the_patterns_with_their_rule_ids_for_the_tooltip() -> None:
+    from django.utils import translation
+
+    translation.activate("en")  # an earlier request in this thread may have left Chinese
     score = {"patterns": [{"id": "JX-6.7", "name": "混一色", "en": "half flush", "tai": 2},
                           {"id": "JX-7.9", "name": "包子", "en": "carried", "fan": 1}],
              "reading": "234s 678s 55s"}

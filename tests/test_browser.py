@@ -140,25 +140,28 @@ def test_it_steps_through_with_keys_and_buttons(
 
 
 @pytest.mark.browser
-def test_it_goes_back_to_the_previous_step(
+def test_it_goes_back_to_the_previous_hand_not_the_previous_step(
         page: Page, viewer_url: str, document: bytes) -> None:
+    """Steps replace the history entry, hands push one: Back leaves a hand where it was left
+    instead of walking back through its steps."""
     steps = steps_in(1, document)
     page.goto(viewer_url)
     for step in (1, 2):
         page.keyboard.press("ArrowRight")
         expect_at(page, 1, step, steps)
+    page.keyboard.press("]")
+    expect_at(page, 2, 0, steps_in(2, document))
 
     page.go_back()
-    expect_at(page, 1, 1, steps)
-    page.go_back()
-    expect(counter(page)).to_have_text(f"Hand 1/{HANDS} · step 0/{steps}")
-    expect(page).to_have_url(viewer_url)
+    expect_at(page, 1, 2, steps)
     page.go_forward()
-    expect_at(page, 1, 1, steps)
+    expect_at(page, 2, 0, steps_in(2, document))
+    page.go_back()
+    expect_at(page, 1, 2, steps)
     # After the restores the page is whole and the keys still step.
     expect(page.locator(".site-header")).to_have_count(1)
     page.keyboard.press("ArrowRight")
-    expect_at(page, 1, 2, steps)
+    expect_at(page, 1, 3, steps)
 
 
 @pytest.mark.browser

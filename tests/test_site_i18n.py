@@ -131,7 +131,7 @@ def test_it_shows_chinese_rules_pages_for_accept_language(db: None, client: Clie
     for text in ZH_NAV:
         assert text in content
     headings = [text_of(h) for h in re.findall(r"<h2>(.*?)</h2>", content)]
-    assert headings == ["计分牌型", "规则选项"]
+    assert headings == ["这种玩法怎么打", "计分实例", "计分牌型", "规则选项"]
     for text in ("规则引擎", "<th>规则</th>", "<th>中文</th>", "<th>分值</th>", "<th>含义</th>"):
         assert text in content, text
     assert "Scoring patterns" not in content
@@ -197,7 +197,7 @@ def test_it_shows_chinese_viewer_controls(jiaxing: Match, client: Client) -> Non
                  "视角", "全部"):
         assert text in nav, text
     assert 'aria-label="回放控制"' in content
-    for text in (">下载</a>", "牌墙：剩", "圈风：", "百搭", "翻牌指示", 'title="门风"',
+    for text in (">下载</a>", "牌墙：剩", "圈风：", "百搭", "翻牌指示", 'title="门风：',
                  '<span class="seat-status">庄家</span>', "快捷键："):
         assert text in content, text
     visible = text_of(content)

@@ -267,8 +267,9 @@ def test_it_shows_a_middle_step(client: Client, match: Match) -> None:
 
     assert counter(response) == f"Hand 1/2 · step {step}/{len(hand['events'])}"
     assert event_line(response) == f"{players[event['actor']]} discards {tile_name(event['tile'])}"
-    river = re.search(r'<div class="seat-river tiles">(.*?)</div>',
-                      seats(response)[event["actor"]], re.S)
+    river = re.search(rf'<div class="seat-river [^"]*" data-seat="{event["actor"]}"[^>]*>'
+                      r'.*?<div class="river-tiles tiles">(.*?)</div>',
+                      response.content.decode(), re.S)
     assert river and "is-last" in river.group(1)
     assert f'data-tile="{event["tile"]}"' in river.group(1).rsplit('<span class="', 1)[1]
     assert "Settlement" not in response.content.decode()
@@ -396,21 +397,25 @@ def test_it_varies_the_viewer_on_the_htmx_header(client: Client, match: Match) -
 @pytest.mark.parametrize("headers", [{}, HTMX], ids=["page", "htmx"])
 def test_it_boosts_every_control_link_from_the_nav(
         client: Client, match: Match, query: dict[str, Any], headers: dict[str, str]) -> None:
-    """The nav says once how its links load (hx-boost, into #board-wrap, pushing the URL);
-    the links are plain links that inherit it."""
+    """The nav says once how its links load (hx-boost, into #board-wrap, replacing the
+    history entry); the links are plain links that inherit it, and only a hand's links push
+    a new entry (so Back leaves a hand instead of walking back through its steps)."""
     response = client.get(match.get_absolute_url(), query, headers=headers)
 
     nav = re.search(r'<nav class="controls"[^>]*>', response.content.decode())
     assert nav, "no controls"
     assert attribute(nav.group(0), "hx-boost") == "true"
     assert attribute(nav.group(0), "hx-target") == "#board-wrap"
-    assert attribute(nav.group(0), "hx-push-url") == "true"
+    assert attribute(nav.group(0), "hx-replace-url") == "true"
+    assert attribute(nav.group(0), "hx-push-url") is None
     links = control_links(response)
     assert len(links) >= 6  # at least a step link, "all" and the four seats
     for tag in links:
         href = attribute(tag, "href")
         assert href, tag
         assert attribute(tag, "hx-get") is None, tag
+        pushes = attribute(tag, "data-key") in ("[", "]")
+        assert attribute(tag, "hx-push-url") == ("true" if pushes else None), tag
         assert client.get(href, headers=HTMX).status_code == 200, href
 
 
@@ -441,7 +446,9 @@ def test_it_hides_the_other_seats_concealed_tiles(client: Client, match: Match) 
         assert "title=" not in hand  # a hidden tile doesn't name itself
     # discards stay visible to everyone
     for seat in (0, 1, 3):
-        river = re.search(r'<div class="seat-river tiles">(.*?)</div>', by_seat[seat], re.S)
+        river = re.search(rf'<div class="seat-river [^"]*" data-seat="{seat}"[^>]*>'
+                          r'.*?<div class="river-tiles tiles">(.*?)</div>',
+                          response.content.decode(), re.S)
         assert river and 'data-tile="back"' not in river.group(1)
     assert 'aria-current="true">Kai</a>' in response.content.decode()
 
@@ -536,8 +543,10 @@ def test_it_lists_every_pattern_of_the_variant(client: Client, variant: str) -> 
     content = response.content.decode()
     patterns = list(VARIANTS[variant].PATTERNS.values())
     assert patterns
-    for pattern in patterns:
-        assert f'<tr id="{pattern.id}"><td class="pattern-id">{pattern.id}</td>' in content
+    for pattern in patterns:  # each row its own anchor, the first of a repeated id bare
+        assert re.search(rf'<tr id="{re.escape(pattern.id)}(-\d)?"><td class="pattern-id">'
+                         rf'<a href="#{re.escape(pattern.id)}(-\d)?">{re.escape(pattern.id)}</a>'
+                         r'</td>', content), pattern.id
         assert html.escape(pattern.en) in content
     for option in VARIANTS[variant].OPTIONS:
         assert f"<code>{option}</code>" in content

@@ -6,9 +6,14 @@ Creates (or reuses) the PostgreSQL database named in LOADTEST_DATABASE_URL
 (default: database ``mahjong_load`` on 127.0.0.1), migrates it, stores the demo
 matches, starts gunicorn on 127.0.0.1, and lets every client request random
 step fragments (the htmx request the viewer makes) for the given time, mostly
-the next step after a pause like a person's (``--think``, 0 for none). Prints
-one JSON object: requests, errors, p50/p95/p99 and mean latency in ms. Traffic
-stays on the loopback interface and stops by itself.
+the next step after a pause like a person's (``--think``, 0 for none). Before
+that, the same clients request a trivial view (``/healthz``) for
+``--baseline-seconds``: its figures are the baseline the step's are read against.
+Prints one JSON object: requests, errors, p50/p95/p99 and mean latency in ms, and
+per phase the server's CPU time per request (user + system time of the gunicorn
+workers, read from /proc, divided by the requests served) and the workers' largest
+resident memory at its end. Traffic stays on the loopback interface and stops by
+itself.
 """
 
 from __future__ import annotations
@@ -79,6 +84,80 @@ def wait_for(port: int, seconds: float = 30) -> None:
     raise SystemExit("gunicorn did not answer")
 
 
+def workers_of(master: int) -> list[int]:
+    """The gunicorn master's worker processes (Linux /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == master:
+            found.append(int(entry.name))
+    return found
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time of these processes so far."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / ticks
+
+
+def largest_rss_mb(pids: list[int]) -> float:
+    """The largest resident set of these processes, in MB."""
+    largest = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                largest = max(largest, int(line.split()[1]))
+    return round(largest / 1024, 1)
+
+
+def run_phase(port: int, urls: list[str], clients: int, seconds: float, think: float,
+              master: int) -> dict[str, object]:
+    """``clients`` threads requesting ``urls`` for ``seconds``: latency, and the workers'
+    CPU time per request."""
+    pids = workers_of(master)
+    cpu_before = cpu_seconds(pids)
+    latencies: list[float] = []
+    errors: list[str] = []
+    stop = time.monotonic() + seconds
+    threads = [threading.Thread(target=client, args=(port, urls, stop, seed, think,
+                                                      latencies, errors))
+               for seed in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    cpu = cpu_seconds(pids) - cpu_before
+    ordered = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return round(ordered[min(int(len(ordered) * p), len(ordered) - 1)], 1) if ordered else 0
+
+    return {
+        "requests": len(latencies), "errors": len(errors), "first_errors": errors[:5],
+        "requests_per_s": round(len(latencies) / seconds, 1),
+        "p50_ms": pct(0.5), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
+        "mean_ms": round(statistics.fmean(ordered), 1) if ordered else 0,
+        "server_cpu_ms_per_request": round(cpu * 1000 / len(latencies), 2) if latencies else 0,
+        "worker_rss_mb_max": largest_rss_mb(pids),
+    }
+
+
 def client(port: int, urls: list[str], stop: float, seed: int, think: float,
            latencies: list[float], errors: list[str]) -> None:
     rng = random.Random(seed)
@@ -113,6 +192,8 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--think", type=float, default=0.5,
                         help="mean seconds a client waits between steps (0: none)")
+    parser.add_argument("--baseline-seconds", type=float, default=15,
+                        help="seconds of the trivial view first (0: no baseline)")
     args = parser.parse_args()
     url = os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DB)
     ensure_database(url)
@@ -131,31 +212,15 @@ def main() -> None:
             connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=10)
             connection.request("GET", warm, headers={"HX-Request": "true"})
             connection.getresponse().read()
-        latencies: list[float] = []
-        errors: list[str] = []
-        stop = time.monotonic() + args.seconds
-        threads = [threading.Thread(target=client, args=(args.port, urls, stop, seed,
-                                                          args.think, latencies, errors))
-                   for seed in range(args.clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        baseline = (run_phase(args.port, ["/healthz"], args.clients, args.baseline_seconds,
+                              args.think, server.pid) if args.baseline_seconds else None)
+        steps = run_phase(args.port, urls, args.clients, args.seconds, args.think, server.pid)
     finally:
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
-    ordered = sorted(latencies)
-
-    def pct(p: float) -> float:
-        return round(ordered[min(int(len(ordered) * p), len(ordered) - 1)], 1) if ordered else 0
-
     print(json.dumps({
         "clients": args.clients, "seconds": args.seconds, "workers": args.workers,
-        "think_s": args.think,
-        "requests": len(latencies), "errors": len(errors), "first_errors": errors[:5],
-        "requests_per_s": round(len(latencies) / args.seconds, 1),
-        "p50_ms": pct(0.5), "p95_ms": pct(0.95), "p99_ms": pct(0.99),
-        "mean_ms": round(statistics.fmean(ordered), 1) if ordered else 0,
+        "think_s": args.think, **steps, "trivial_view_baseline": baseline,
     }))
 
 

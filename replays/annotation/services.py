@@ -1,33 +1,134 @@
-"""The viewer's analysis panel, from a hand's stored annotation (docs/analysis.md)."""
+"""The viewer's analysis panel, from a hand's stored annotation (docs/analysis.md).
+
+A step reads only what it shows: the annotation's small index (which steps have decisions,
+whose, and which are mistakes) and the one stored step of decisions, never the hand's whole
+analysis. The index and steps are written with the annotation (:func:`store_steps`);
+annotations stored before them are split on first read.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
+
 from games.analysis import ENGINE_VERSION
 from replays.library.links import step_url
-from replays.models import Annotation, Match
+from replays.models import Annotation, AnnotationStep, Match
+
+
+def shown(decision: dict[str, Any]) -> bool:
+    """A decision the panel shows: one with a choice to make."""
+    return len(decision["alternatives"]) > 1
+
+
+def loss(decision: dict[str, Any]) -> dict[str, int | str] | None:
+    """What the choice made loses against the engine's first choice, measured in the
+    annotation's own terms, or None when it loses nothing measurable:
+
+    - ``missed_win``: the best choice wins now (``size``: its points) and this doesn't;
+    - ``points``: both win, this one for fewer points;
+    - ``shanten``: this leaves the hand further from ready (``size``: how many steps);
+    - ``accepted``: as near to ready, but fewer tiles improve it (``size``: how many fewer);
+    - ``wait_value``: as near and as wide, but the best wait is worth fewer points.
+
+    >>> best = {"rank": 1, "shanten": 1, "accepted_count": 12}
+    >>> loss({"actual": 1, "alternatives": [best, {"rank": 2, "shanten": 1,
+    ...       "accepted_count": 8}]})
+    {'kind': 'accepted', 'size': 4, 'best': 12, 'actual': 8}
+    >>> loss({"actual": 0, "alternatives": [best]}) is None
+    True
+    """
+    actual_index = decision.get("actual")
+    alternatives = decision["alternatives"]
+    if actual_index is None or not alternatives:
+        return None
+    actual = alternatives[actual_index]
+    best = min(alternatives, key=lambda alt: alt["rank"])
+    if actual["rank"] <= best["rank"]:
+        return None
+    if best.get("win"):
+        best_points = int(best["win"].get("points", 0))
+        if not actual.get("win"):
+            return {"kind": "missed_win", "size": best_points}
+        gap = best_points - int(actual["win"].get("points", 0))
+        return {"kind": "points", "size": gap} if gap > 0 else None
+    if actual.get("shanten") is None or best.get("shanten") is None:
+        return None
+    if actual["shanten"] > best["shanten"]:
+        return {"kind": "shanten", "size": actual["shanten"] - best["shanten"]}
+    accepted_gap = best.get("accepted_count", 0) - actual.get("accepted_count", 0)
+    if accepted_gap > 0:
+        return {"kind": "accepted", "size": accepted_gap,
+                "best": best.get("accepted_count", 0), "actual": actual.get("accepted_count", 0)}
+    value_gap = _best_wait_points(best) - _best_wait_points(actual)
+    if value_gap > 0:
+        return {"kind": "wait_value", "size": value_gap}
+    return None
+
+
+def _best_wait_points(alternative: dict[str, Any]) -> int:
+    return max((int(w["score"].get("points", 0)) for w in alternative.get("waits", [])),
+               default=0)
+
+
+def is_mistake(decision: dict[str, Any]) -> bool:
+    """The engine calls it a mistake and the loss is measurable (a choice that loses
+    nothing the annotation measures is never called one)."""
+    return bool(decision.get("mistake")) and loss(decision) is not None
+
+
+def store_steps(annotation: Annotation) -> None:
+    """Write the annotation's index, summary and one row per step with decisions."""
+    data = annotation.data
+    by_event: dict[int, list[dict[str, Any]]] = {}
+    index = []
+    for decision in data.get("decisions", []):
+        if not shown(decision):
+            continue
+        by_event.setdefault(decision["event"], []).append(decision)
+        index.append([decision["event"], decision["seat"], is_mistake(decision)])
+    summary = [dict(row, mistakes=sum(1 for event, seat, mistake in index
+                                      if seat == row["seat"] and mistake))
+               for row in data.get("summary", [])]
+    with transaction.atomic():
+        AnnotationStep.objects.filter(annotation=annotation).delete()
+        AnnotationStep.objects.bulk_create(
+            AnnotationStep(annotation=annotation, event=event, decisions=decisions)
+            for event, decisions in by_event.items())
+        annotation.index, annotation.summary = index, summary
+        Annotation.objects.filter(pk=annotation.pk).update(index=index, summary=summary)
 
 
 def panel(match: Match, hand_number: int, step: int, seat: int | None,
           spoilers: bool = True) -> dict[str, Any] | None:
     """The annotation panel: the decisions before the next event, and where others are."""
-    annotation = Annotation.objects.filter(hand__match=match, hand__number=hand_number,
-                                           engine_version=ENGINE_VERSION).first()
+    annotation = (Annotation.objects.filter(hand__match=match, hand__number=hand_number,
+                                            engine_version=ENGINE_VERSION)
+                  .only("pk", "index", "summary").first())
     if annotation is None:
         return None
-    decisions = [d for d in annotation.data["decisions"]
-                 if (seat is None or d["seat"] == seat) and len(d["alternatives"]) > 1]
-    here = [_ranked(d) for d in decisions if d["event"] == step + 1]
-    steps = sorted({d["event"] - 1 for d in decisions})
-    mistakes = sorted({d["event"] - 1 for d in decisions if d["mistake"]})
+    if annotation.index is None:  # stored before steps were: split it once
+        annotation.refresh_from_db(fields=["data"])
+        store_steps(annotation)
+    entries = [(event, who, mistake) for event, who, mistake in annotation.index or []
+               if seat is None or who == seat]
+    decisions: list[dict[str, Any]] = []
+    if any(event == step + 1 for event, _who, _mistake in entries):
+        stored = AnnotationStep.objects.filter(annotation_id=annotation.pk,
+                                               event=step + 1).values_list(
+            "decisions", flat=True).first() or []
+        decisions = [_ranked(d) for d in stored if seat is None or d["seat"] == seat]
+    steps = sorted({event - 1 for event, _who, _mistake in entries})
+    mistakes = sorted({event - 1 for event, _who, mistake in entries if mistake})
+
     def at(target: int | None) -> str | None:
         return None if target is None else step_url(match, hand_number, target, seat,
                                                      spoilers)
 
     return {
-        "decisions": here,
-        "summary": annotation.data.get("summary", []),
+        "decisions": decisions,
+        "summary": annotation.summary or [],
         "previous_decision": at(max((s for s in steps if s < step), default=None)),
         "next_decision": at(min((s for s in steps if s > step), default=None)),
         "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),
@@ -36,7 +137,9 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
 
 
 def _ranked(decision: dict[str, Any]) -> dict[str, Any]:
-    """The decision with its alternatives best first, each knowing its own index."""
+    """The decision with its alternatives best first, each knowing its own index, and what
+    the choice made loses (None when nothing measurable)."""
     alternatives = [dict(alt, index=i) for i, alt in enumerate(decision["alternatives"])]
     alternatives.sort(key=lambda alt: (alt["rank"], alt["index"]))
-    return dict(decision, alternatives=alternatives)
+    return dict(decision, alternatives=alternatives, loss=loss(decision),
+                mistake=is_mistake(decision))

@@ -31,6 +31,7 @@ from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION, analyze_hand
 from games.table import TABLES
+from replays.annotation.services import store_steps
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
 from replays.operations import health
@@ -119,9 +120,10 @@ def annotate_hand(hand_id: int) -> None:
             "pk", "annotation_run", "annotation_sent").first()
         if locked is None:
             return  # deleted meanwhile
-        Annotation.objects.update_or_create(hand=hand, engine_version=ENGINE_VERSION,
-                                            defaults={"data": data,
-                                                      "run": locked.annotation_run})
+        annotation, _created = Annotation.objects.update_or_create(
+            hand=hand, engine_version=ENGINE_VERSION,
+            defaults={"data": data, "run": locked.annotation_run})
+        store_steps(annotation)
         _send_next(locked)
         done = annotated_in_run(locked).count()
         if done >= match.hand_count:

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 
 from games.log import Event, Match, loads
 from games.match import Replayer
-from games.table import TABLES, HandSetup, Phase, Table
+from games.table import TABLES, HandSetup, Phase, Table, Win
 from games.tiles import TILES, WINDS, Tile
-from games.variants import JX_BANK, Hit
+from games.variants import JX_BANK, Hit, PatternDef
 from replays.library.settlement_lines import LineView, line_views
 from replays.tile_names import suit_name, tile_name, wildcard_name
 
@@ -32,6 +32,7 @@ class TileView:
     drawn: bool = False
     claimed: bool = False
     last: bool = False
+    winning: bool = False
 
     @property
     def code(self) -> str:
@@ -59,6 +60,7 @@ class SeatView:
     gave_up: bool = False
     ready: bool = False
     void: str | None = None
+    place: str = "bottom"
 
 
 @dataclass
@@ -91,8 +93,52 @@ class Board:
     wins: list[WinView] = field(default_factory=list)
     deltas: list[int] | None = None
     lines: list[LineView] = field(default_factory=list)  # the engine's payment lines so far
-    bank: tuple[str, ...] = ()
+    bank: list[BankedFan] = field(default_factory=list)
+    bottom: int = 0
     wildcard_name: str = ""
+
+    @property
+    def seats_in_place(self) -> list[SeatView]:
+        """The seats from the top of the table round to the bottom (top, left, right,
+        bottom): the order a narrow screen stacks them in, the viewed seat last."""
+        order = {"top": 0, "left": 1, "right": 2, "bottom": 3}
+        return sorted(self.seats, key=lambda seat: order[seat.place])
+
+
+@dataclass(frozen=True)
+class BankedFan:
+    """A carried fan waiting in the bank (JX-7.11) with how many copies wait; the oldest is
+    the one the next win counts."""
+
+    pattern: PatternDef
+    count: int
+    next_win: bool
+
+
+# Turn order runs counter-clockwise: the next seat sits to the right of the one before it.
+PLACES = ("bottom", "right", "top", "left")
+
+
+def place_of(seat: int, bottom: int) -> str:
+    """Where ``seat`` sits on a table drawn with ``bottom`` at the bottom.
+
+    >>> place_of(1, 0), place_of(0, 1), place_of(3, 3)
+    ('right', 'left', 'bottom')
+    """
+    return PLACES[(seat - bottom) % 4]
+
+
+def banked_fans(bank: tuple[str, ...]) -> list[BankedFan]:
+    """The bank as one entry per kind of carried fan with its count, oldest first; the
+    first is the one the next win counts (JX-7.11).
+
+    >>> [(f.pattern.id, f.count, f.next_win) for f in banked_fans(("baozi", "huangfan", "baozi"))]
+    [('JX-7.9', 2, True), ('JX-7.4', 1, False)]
+    """
+    counts: dict[str, int] = {}
+    for item in bank:
+        counts[item] = counts.get(item, 0) + 1
+    return [BankedFan(JX_BANK[item], n, i == 0) for i, (item, n) in enumerate(counts.items())]
 
 
 @dataclass(frozen=True)
@@ -102,6 +148,17 @@ class Replayed:
     match: Match
     setups: tuple[HandSetup, ...]
     totals_before: tuple[tuple[int, ...], ...]
+    outcomes: tuple[Outcome, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a hand ended: the reason, its wins as the table settled them, and each seat's
+    delta."""
+
+    end_reason: str
+    wins: tuple[Win, ...]
+    deltas: tuple[int, ...]
 
 
 def replayed_match(stored: StoredMatch) -> Replayed:
@@ -123,16 +180,20 @@ def replayed(document: bytes) -> Replayed:
     replayer = Replayer(match)
     setups: list[HandSetup] = []
     totals: list[tuple[int, ...]] = []
+    outcomes: list[Outcome] = []
     running = [0, 0, 0, 0]
     for result in replayer.hands():
         setups.append(result.table.setup)
         totals.append(tuple(running))
+        outcomes.append(Outcome(result.end_reason, tuple(result.wins), tuple(result.deltas)))
         running = [a + b for a, b in zip(running, result.deltas, strict=True)]
-    return Replayed(match, tuple(setups), tuple(totals))
+    return Replayed(match, tuple(setups), tuple(totals), tuple(outcomes))
 
 
-def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = None) -> Board:
-    """The table after ``step`` events of hand ``hand_number`` (1-based; step 0 = the deal)."""
+def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = None,
+             bottom: int | None = None) -> Board:
+    """The table after ``step`` events of hand ``hand_number`` (1-based; step 0 = the deal),
+    drawn with the viewed seat at the bottom (else ``bottom``, else the first seat)."""
     hand = data.match.hands[hand_number - 1]
     setup = data.setups[hand_number - 1]
     steps = len(hand.events)
@@ -146,6 +207,9 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
             table.apply(event)
     last_event = hand.events[step - 1] if step else None
     seats = [_seat_view(table, data, hand_number, s, viewer, last_event) for s in range(4)]
+    at_bottom = viewer if viewer is not None else (bottom if bottom is not None else 0)
+    for view in seats:
+        view.place = place_of(view.seat, at_bottom)
     for s, view in enumerate(seats):
         view.score = data.totals_before[hand_number - 1][s] + (
             ended_deltas[s] if ended_deltas is not None else table.deltas[s])
@@ -165,13 +229,15 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
         event_text=describe(last_event, data.match.players, viewer) if last_event
         else _("The deal"),
         ended=ended_deltas is not None,
-        bank=tuple(f"{JX_BANK[item].name} ({JX_BANK[item].id})" for item in setup.bank),
+        bank=banked_fans(setup.bank),
+        bottom=at_bottom,
     )
     board.lines = line_views(table.payments, data.match.players,
                              data.totals_before[hand_number - 1])
+    _mark_winning_tiles(seats, table)
     if ended_deltas is not None:
         board.deltas = ended_deltas
-        board.wins = [_win_view(table, w, data.match.players) for w in table.wins]
+        board.wins = [win_view(w, data.match.players) for w in table.wins]
     return board
 
 
@@ -217,10 +283,21 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
     )
 
 
-def _win_view(table: Table, win: object, players: tuple[str, ...]) -> WinView:
-    from games.table import Win
+def _mark_winning_tiles(seats: list[SeatView], table: Table) -> None:
+    """Once a seat has won, its winning tile is set apart at the end of its hand and marked
+    (the hand is sorted, so one copy of that kind stands for the tile drawn or claimed)."""
+    for win in table.wins:
+        hand = seats[win.seat].hand
+        for index in range(len(hand) - 1, -1, -1):
+            if hand[index].tile.kind == win.tile.kind:
+                view = hand.pop(index)
+                view.winning = view.drawn = True
+                hand.append(view)
+                break
 
-    assert isinstance(win, Win)
+
+def win_view(win: Win, players: tuple[str, ...]) -> WinView:
+    """A win in words: who, on which tile, how, and its patterns and value."""
     how = {None: _("self-draw") if win.target is None else _("on {name}'s discard").format(
         name=players[win.target]),
            "robbing_kong": _("robbing {name}'s kong").format(

@@ -8,6 +8,7 @@ urlpatterns = [
     path("", views.browse, name="browse"),
     path("upload/", views.upload, name="upload"),
     path("replays/<slug:public_id>/", views.viewer, name="viewer"),
+    path("replays/<slug:public_id>/hands/", views.overview, name="overview"),
     path("replays/<slug:public_id>/download/", views.download, name="download"),
     path("replays/<slug:public_id>/visibility/", views.change_visibility,
          name="change_visibility"),

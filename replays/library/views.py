@@ -29,6 +29,8 @@ from replays.annotation.services import panel
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import board_at, replayed_match
 from replays.library.links import viewer_links
+from replays.library.overview import hand_rows, totals_chart
+from replays.library.rules_guide import examples, unique_anchors
 from replays.library.services import (
     DuplicateUpload,
     UploadError,
@@ -188,7 +190,8 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     seat_value = request.GET.get("seat")
     seat = _int(seat_value, -1) if seat_value not in (None, "") else -1
     viewer_seat = seat if 0 <= seat <= 3 else None
-    board = board_at(data, hand_number, step, viewer_seat)
+    bottom = _int(request.GET.get("bottom"), 0)
+    board = board_at(data, hand_number, step, viewer_seat, bottom if 0 <= bottom <= 3 else 0)
     spoilers = request.GET.get("spoilers") != "0"
     links = viewer_links(match, board, viewer_seat, spoilers)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
@@ -243,6 +246,16 @@ def delete_match(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     return mark_not_shared(response, match)
 
 
+def overview(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The match at a glance: every hand's result and a chart of the running totals."""
+    match = visible_match(request, public_id)
+    data = replayed_match(match)
+    rows = hand_rows(match, data)
+    return render(request, "library/overview.html", {
+        "match": match, "rows": rows, "players": data.match.players,
+        "chart": totals_chart(data.match.players, rows)})
+
+
 def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """The document exactly as uploaded."""
     match = visible_match(request, public_id, document=True)
@@ -256,9 +269,22 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     cls = VARIANTS.get(variant)
     if cls is None:
         raise Http404("No such variant")
+    patterns = list(cls.PATTERNS.values())
+    rows = list(zip(unique_anchors(p.id for p in patterns), patterns, strict=True))
+    anchors = frozenset(anchor for anchor, _pattern in rows) | GUIDE_SECTIONS.get(
+        variant, frozenset())
     return render(request, "library/rules.html", {
-        "variant": cls, "patterns": list(cls.PATTERNS.values()),
+        "variant": cls, "rows": rows, "anchors": anchors,
+        "guide": f"library/guide/{variant}.html", "examples": examples(variant),
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values())})
+
+
+# The rule ids the guide's sections carry as anchors (library/guide/<variant>.html).
+GUIDE_SECTIONS = {
+    "jiaxing": frozenset({"JX-1", "JX-4", "JX-5", "JX-10", "JX-7.11"}),
+    "putian": frozenset({"PT-1", "PT-2", "PT-3", "PT-5", "PT-7"}),
+    "sichuan": frozenset({"SC-1", "SC-2", "SC-3", "SC-4", "SC-6"}),
+}
 
 
 class ThrottledLoginView(LoginView):

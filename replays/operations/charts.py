@@ -58,19 +58,41 @@ def nice_ticks(top: float, most: int = 5) -> list[float]:
     return ticks
 
 
+def nice_range(low: float, high: float, most: int = 6) -> list[float]:
+    """Round tick values covering ``low`` to ``high`` (either side of zero), zero among them.
+
+    >>> nice_range(-7, 12)
+    [-10.0, -5.0, 0.0, 5.0, 10.0, 15.0]
+    >>> nice_range(0, 4)
+    [0.0, 1.0, 2.0, 3.0, 4.0]
+    """
+    if low >= 0:
+        return nice_ticks(high, most - 1)
+    span = max(high, 0) - low
+    raw = span / most
+    power = 10 ** math.floor(math.log10(raw))
+    step = max(next(m * power for m in (1, 2, 5, 10) if m * power >= raw), 1.0)
+    tick = math.floor(low / step) * step
+    ticks = [float(tick)]
+    while ticks[-1] < high:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
 def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 class _Canvas:
     def __init__(self, title: str, labels: Sequence[str], series: Sequence[Series],
-                 y_top: float, unit: str) -> None:
+                 y_top: float, unit: str, y_bottom: float = 0) -> None:
         self.title = title
         self.labels = list(labels)
         self.series = list(series)
         self.unit = unit
-        self.ticks = nice_ticks(y_top)
+        self.ticks = nice_range(y_bottom, y_top) if y_bottom < 0 else nice_ticks(y_top)
         self.top_value = self.ticks[-1]
+        self.bottom_value = self.ticks[0]
         self.legend = len(self.series) > 1
         self.plot_top = TOP + (LEGEND if self.legend else 0)
         self.plot_bottom = HEIGHT - BOTTOM
@@ -84,7 +106,8 @@ class _Canvas:
         return self.plot_right - self.plot_left
 
     def y(self, value: float) -> float:
-        share = value / self.top_value if self.top_value else 0
+        span = self.top_value - self.bottom_value
+        share = (value - self.bottom_value) / span if span else 0
         return self.plot_bottom - share * (self.plot_bottom - self.plot_top)
 
     def slot(self, index: int) -> tuple[float, float]:
@@ -103,9 +126,11 @@ class _Canvas:
     def axes(self) -> None:
         for tick in self.ticks:
             y = self.y(tick)
+            # Below zero, the zero line is drawn darker: above it is won, below lost.
+            stroke = "#8c959f" if tick == 0 and self.bottom_value < 0 else "#e3e7ec"
             self.parts.append(
                 f'<line class="chart-grid" x1="{self.plot_left}" x2="{self.plot_right}" '
-                f'y1="{_fmt(y)}" y2="{_fmt(y)}" stroke="#e3e7ec"/>'
+                f'y1="{_fmt(y)}" y2="{_fmt(y)}" stroke="{stroke}"/>'
                 f'<text class="chart-tick" x="{self.plot_left - 6}" y="{_fmt(y + 4)}" '
                 f'text-anchor="end" fill="#5d6673">{escape(_number(tick))}{escape(self.unit)}'
                 f'</text>')
@@ -203,11 +228,18 @@ def _bar_top(labels: Sequence[str], series: Sequence[Series], stacked: bool) -> 
 
 def line_chart(title: str, labels: Sequence[str], series: Sequence[Series], *,
                unit: str = "", y_top: float | None = None,
-               tooltip: Callable[[str, Series, float], str] | None = None) -> SafeString:
-    """A line per series with a dot on each value; ``None`` values leave a gap."""
-    highest = max((v for one in series for v in one.values if v is not None), default=0)
-    canvas = _Canvas(title, labels, series, y_top if y_top is not None else highest, unit)
-    canvas.open(_description(labels, series, unit))
+               tooltip: Callable[[str, Series, float], str] | None = None,
+               description: str | None = None) -> SafeString:
+    """A line per series with a dot on each value; ``None`` values leave a gap. Values below
+    zero widen the axis below zero (running totals); ``description`` replaces the summary
+    read to screen readers."""
+    present = [v for one in series for v in one.values if v is not None]
+    highest = max(present, default=0)
+    lowest = min(min(present, default=0), 0)
+    canvas = _Canvas(title, labels, series, y_top if y_top is not None else highest, unit,
+                     lowest)
+    canvas.open(description if description is not None else
+                _description(labels, series, unit))
     canvas.axes()
     canvas.draw_legend()
     for number, one in enumerate(series):

@@ -15,32 +15,89 @@ from django import template
 from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, pgettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from replays import tile_names as tile_names_module
-from replays.library.board import TileView
+from replays.library.board import SeatView, TileView
 
 register = template.Library()
 
 
 @register.simple_tag
 def tile(view: TileView) -> SafeString:
-    return _tile_html(view.code, view.wild, view.drawn, view.claimed, view.last, view.hidden)
+    return _tile_html(view.code, view.wild, view.drawn, view.claimed, view.last, view.hidden,
+                      view.winning)
+
+
+@register.simple_tag
+def tiles(views: list[TileView]) -> SafeString:
+    """A row of tiles at once (one tag instead of a template loop: a board shows ~150)."""
+    return SafeString("".join(tile(view) for view in views))
+
+
+@register.simple_tag
+def seat_section(seat: SeatView, viewer: int | None) -> SafeString:
+    """One seat of the board: its header, concealed hand, melds and flowers.
+
+    Built here rather than in the template: the board is drawn on every step, and a
+    template loop over four seats' dozens of flags and tiles was most of a step's cost."""
+    classes = ["seat", f"seat-{seat.seat}", f"place-{seat.place}"]
+    for flag, name in ((seat.is_dealer, "is-dealer"), (seat.is_turn, "is-turn"),
+                       (seat.won, "has-won"), (seat.left, "has-left"),
+                       (seat.gave_up, "gave-up"), (viewer == seat.seat, "is-viewer")):
+        if flag:
+            classes.append(name)
+    statuses = [text for flag, text in ((seat.won, _("won")), (seat.ready, _("ready")),
+                                        (seat.gave_up, _("gave up")), (seat.left, _("left")))
+                if flag]
+    score_class = "positive" if seat.score > 0 else "negative" if seat.score < 0 else ""
+    head = format_html(
+        '<header class="seat-head"><span class="seat-wind" title="{}">{}</span>'
+        '<span class="seat-name">{}</span>{}'
+        '<span class="seat-score {}">{}</span>{}{}</header>',
+        _("seat wind: %(w)s") % {"w": tile_names_module.wind_name(seat.wind)},
+        tile_names_module.wind_letter(seat.wind), seat.name,
+        format_html('<span class="seat-status">{}</span>', _("dealer")) if seat.is_dealer
+        else "",
+        score_class, signed(seat.score),
+        format_html('<span class="seat-void">{}</span>', _("void %(v)s") % {
+            "v": tile_names_module.suit_name(seat.void)}) if seat.void else "",
+        SafeString("".join(format_html('<span class="seat-status">{}</span>', text)
+                           for text in statuses)))
+    melds = format_html('<div class="seat-melds">{}</div>', SafeString("".join(
+        format_html('<span class="meld tiles">{}</span>', tiles(meld))
+        for meld in seat.melds))) if seat.melds else ""
+    flowers = format_html('<div class="seat-flowers tiles">{}</div>',
+                          tiles(seat.flowers)) if seat.flowers else ""
+    return format_html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
+                       "</div>{}{}</section>", " ".join(classes), seat.name, head,
+                       tiles(seat.hand), melds, flowers)
+
+
+@register.simple_tag
+def seat_river(seat: SeatView) -> SafeString:
+    """A seat's discards in the table's centre, labelled with the seat."""
+    return format_html(
+        '<div class="seat-river river-{}" data-seat="{}" role="group" aria-label="{}">'
+        '<span class="river-name">{}</span><div class="river-tiles tiles">{}</div></div>',
+        seat.place, seat.seat, _("%(name)s's discards") % {"name": seat.name}, seat.name,
+        tiles(seat.river))
 
 
 def _tile_html(code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
-               hidden: bool) -> SafeString:
-    return _tile_html_in(get_language() or "", code, wild, drawn, claimed, last, hidden)
+               hidden: bool, winning: bool = False) -> SafeString:
+    return _tile_html_in(get_language() or "", code, wild, drawn, claimed, last, hidden,
+                         winning)
 
 
 @lru_cache(maxsize=4096)
 def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
-                  hidden: bool) -> SafeString:
+                  hidden: bool, winning: bool = False) -> SafeString:
     # A board holds ~150 tiles of ~40 distinct looks: build each look once per language.
     classes = ["tile"]
     for flag, name in ((wild, "is-wild"), (drawn, "is-drawn"), (claimed, "is-claimed"),
-                       (last, "is-last"), (hidden, "is-hidden")):
+                       (last, "is-last"), (hidden, "is-hidden"), (winning, "is-winning")):
         if flag:
             classes.append(name)
     sprite = static("tiles/tiles.svg")
@@ -50,6 +107,8 @@ def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bo
             'role="img" aria-label="{}"><use href="{}#back"></use></svg></span>',
             " ".join(classes), _("face-down tile"), sprite)
     name = tile_names_module.tile_name(code)
+    if winning:
+        name = _("%(tile)s, the winning tile") % {"tile": name}
     return format_html(
         '<span class="{}" data-tile="{}" title="{}"><svg viewBox="0 0 60 80" width="40" '
         'height="54" role="img" aria-label="{}"><use href="{}#{}"></use></svg></span>',
@@ -78,6 +137,48 @@ def suit_name(letter: str) -> str:
 def wind_name(letter: str) -> str:
     """A wind letter (E, S, W, N) as the wind's name in the reader's language."""
     return tile_names_module.wind_name(letter)
+
+
+@register.filter
+def wind_letter(letter: str) -> str:
+    """A wind letter as the seat badge's one character in the reader's language (东, E)."""
+    return tile_names_module.wind_letter(letter)
+
+
+def _reads_chinese() -> bool:
+    return (get_language() or "").lower().startswith("zh")
+
+
+@register.filter
+def gloss(pattern: Any) -> str:
+    """A pattern's English gloss, for readers of English only: a Chinese page names the
+    pattern by its Chinese name alone (the gloss is the engine's English, not translated)."""
+    if _reads_chinese():
+        return ""
+    return str(pattern.get("en", "") if isinstance(pattern, dict) else getattr(pattern, "en", ""))
+
+
+@register.filter
+def rule_links(text: str, anchors: frozenset[str]) -> SafeString:
+    """Every rule id in the text a link to its place on the rules page."""
+    from replays.library.rules_guide import link_rule_ids
+
+    return link_rule_ids(text, anchors)
+
+
+@register.filter
+def engine_text(text: str) -> str:
+    """A sentence of the engine's (a rule's note, an option's meaning, a refusal) in the
+    reader's language, where the site's catalogue has it."""
+    from replays.library.engine_text import translate
+
+    return translate(str(text))
+
+
+@register.filter
+def english_gloss(text: str) -> str:
+    """An English gloss of a Chinese name, for readers of English only."""
+    return "" if _reads_chinese() else str(text)
 
 
 @register.filter
@@ -120,8 +221,8 @@ def score_title(score: dict[str, Any] | None) -> str:
     for pattern in score.get("patterns", []):
         value = next((f" {pattern[name]} {unit(name)}" for name in ("tai", "fan", "points")
                       if name in pattern), "")
-        parts.append(f"{pattern.get('id', '')} {pattern.get('name', '')} "
-                     f"{pattern.get('en', '')}{value}")
+        english = "" if _reads_chinese() else f" {pattern.get('en', '')}"
+        parts.append(f"{pattern.get('id', '')} {pattern.get('name', '')}{english}{value}")
     if score.get("reading"):
         parts.append(str(score["reading"]))
     return " · ".join(parts)
@@ -148,7 +249,7 @@ def seat_name(seat: int, board: object) -> str:
 def action_text(action: dict[str, object]) -> str:
     """An alternative in words (the annotation stores it as a log event)."""
     kind = action.get("type")
-    tile = action.get("tile", "")
+    tile = tile_names_module.tile_name(str(action.get("tile", "")))
     if kind == "discard":
         return _("discard %(tile)s") % {"tile": tile}
     if kind == "pass":
@@ -158,7 +259,9 @@ def action_text(action: dict[str, object]) -> str:
     if kind == "peng":
         return _("pung %(tile)s") % {"tile": tile}
     if kind == "chi":
-        shown = "".join(str(t) for t in action.get("tiles", []))  # type: ignore[attr-defined]
+        shown = pgettext("between tile names", " ").join(
+            tile_names_module.tile_name(str(t))
+            for t in action.get("tiles", []))  # type: ignore[attr-defined]
         return _("chow %(tile)s with %(shown)s") % {"tile": tile, "shown": shown}
     if kind == "gang":
         return _("kong %(tile)s") % {"tile": tile}
@@ -167,10 +270,38 @@ def action_text(action: dict[str, object]) -> str:
     if kind == "flower":
         return _("lay out a white")
     if kind == "dingque":
-        return _("void %(suit)s") % {"suit": action.get("suit", "")}
+        return _("void %(suit)s") % {
+            "suit": tile_names_module.suit_name(str(action.get("suit", "")))}
     if kind == "contract":
         return _("give up") if action.get("choice") == "give_up" else _("persist")
     return str(kind)
+
+
+@register.filter
+def loss_text(loss: dict[str, Any] | None) -> str:
+    """What a choice loses against the engine's first choice, with its size, in words."""
+    if not loss:
+        return ""
+    size = int(loss["size"])
+    kind = loss["kind"]
+    if kind == "missed_win":
+        return ngettext("a win worth %(n)d point missed", "a win worth %(n)d points missed",
+                        size) % {"n": size}
+    if kind == "points":
+        return ngettext("a win worth %(n)d point less", "a win worth %(n)d points less",
+                        size) % {"n": size}
+    if kind == "shanten":
+        return ngettext("%(n)d step further from ready", "%(n)d steps further from ready",
+                        size) % {"n": size}
+    if kind == "accepted":
+        return ngettext("%(n)d tile fewer to improve the hand (%(actual)d against %(best)d)",
+                        "%(n)d tiles fewer to improve the hand (%(actual)d against %(best)d)",
+                        size) % {"n": size, "actual": loss.get("actual", 0),
+                                 "best": loss.get("best", 0)}
+    if kind == "wait_value":
+        return ngettext("a wait worth %(n)d point less", "a wait worth %(n)d points less",
+                        size) % {"n": size}
+    return ""
 
 
 @register.filter
@@ -182,20 +313,23 @@ def decision_kind(kind: str) -> str:
 
 @register.simple_tag
 def reading_tiles(reading: str | None) -> SafeString:
-    """The engine's reading (``123p 456p 11z``) as its sets of tile faces, each set a group;
-    text that isn't tile notation is shown as it was."""
-    from django.utils.html import format_html_join
-
+    """The engine's reading (``123p 456p 11z [777p]``) as its sets of tile faces, each set a
+    group; a set in brackets is a declared meld (shown apart and named so); text that isn't
+    tile notation is shown as it was."""
     from games.tiles import parse_tiles
 
     if not reading:
         return SafeString("")
-    groups = []
+    groups: list[SafeString] = []
     for group in str(reading).split():
+        melded = group.startswith("[") and group.endswith("]")
+        notation = group[1:-1] if melded else group
         try:
             faces = SafeString("".join(_tile_html(str(t), False, False, False, False, False)
-                                       for t in parse_tiles(group)))
+                                       for t in parse_tiles(notation)))
         except ValueError:
             faces = SafeString(format_html("{}", group))
-        groups.append((faces,))
-    return format_html_join("", '<span class="reading-set tiles">{}</span>', groups)
+        groups.append(format_html('<span class="reading-set tiles is-meld" title="{}">{}</span>',
+                                  _("declared meld"), faces) if melded else
+                      format_html('<span class="reading-set tiles">{}</span>', faces))
+    return SafeString("".join(groups))

@@ -1,8 +1,27 @@
-// Every page: the language switcher submits its form when a language is chosen (a file
-// rather than an onchange attribute, which the Content Security Policy refuses).
-document.querySelectorAll("form.language-switcher select").forEach((select) => {
-  select.addEventListener("change", () => select.form.submit());
-});
+// The language select switches the site when a language is picked with the pointer. From the
+// keyboard, arrow keys only move through the choices (ArrowRight used to switch the site at
+// once); the "Go" button next to it, shown then, or Enter confirms.
+const languageSelect = document.getElementById("language");
+if (languageSelect) {
+  const go = languageSelect.form.querySelector(".language-go");
+  let byKeyboard = false;
+  if (go) go.hidden = true;
+  languageSelect.addEventListener("pointerdown", () => { byKeyboard = false; });
+  languageSelect.addEventListener("keydown", (event) => {
+    byKeyboard = true;
+    if (event.key === "Enter" && languageSelect.value !== languageSelect.dataset.current) {
+      event.preventDefault();
+      languageSelect.form.submit();
+    }
+  });
+  languageSelect.addEventListener("change", () => {
+    if (!byKeyboard) {
+      languageSelect.form.submit();
+    } else if (go) {
+      go.hidden = languageSelect.value === languageSelect.dataset.current;
+    }
+  });
+}
 
 // A refused request (429: over a rate limit, 413: too big) comes back with the reason in
 // the fragment htmx asked for: show it (htmx leaves 4xx responses unswapped by default).

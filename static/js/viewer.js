@@ -1,14 +1,116 @@
-// Keyboard stepping: each key follows the matching control link (htmx swaps the board).
+// The viewer's keys and autoplay. Each step key follows the matching control link (htmx swaps
+// the board); keys pressed while a step loads wait in a queue and are played in order, so
+// thirty quick presses move thirty steps.
+const queue = [];
+let busy = false;
+let refocus = null;  // the data-key of the control that had the focus before a swap
+const STEP_KEYS = ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown", "Home", "End", "[", "]"];
+
+function controlFor(key) {
+  return document.querySelector(`.controls a[data-key="${CSS.escape(key)}"]`);
+}
+
+function follow(link) {
+  busy = true;
+  link.click();
+}
+
+function playQueue() {
+  while (!busy && queue.length) {
+    const link = controlFor(queue.shift());
+    if (link) follow(link);
+  }
+}
+
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
-  if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
-  const link = document.querySelector(`.controls a[data-key="${CSS.escape(event.key)}"]`);
-  if (link) {
-    event.preventDefault();
-    link.click();
+  if (target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)
+                 || target.isContentEditable)) return;
+  if (!STEP_KEYS.includes(event.key) || !document.querySelector(".controls a[data-key]")) return;
+  event.preventDefault();
+  stopAutoplay();
+  queue.push(event.key);
+  playQueue();
+});
+
+// A control activated from the keyboard (Enter on "Next →") keeps the focus: the same
+// control of the new board gets it back after the swap.
+document.addEventListener("htmx:beforeRequest", () => {
+  busy = true;
+  const active = document.activeElement;
+  refocus = active && active.matches(".controls a[data-key]") ? active.dataset.key : null;
+});
+
+document.addEventListener("htmx:afterSettle", () => {
+  if (refocus) {
+    const again = controlFor(refocus) || document.querySelector(".controls .step-counter");
+    if (again) {
+      if (!again.matches("a, button")) again.setAttribute("tabindex", "-1");
+      again.focus();
+    }
+    refocus = null;
+  }
+  busy = false;
+  syncAutoplay();
+  playQueue();
+});
+
+["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach((name) => {
+  document.addEventListener(name, () => {
+    busy = false;
+    queue.length = 0;
+    stopAutoplay();
+  });
+});
+
+// Autoplay: follows "Next" at the chosen speed until the hand's end or a key press.
+let autoplayTimer = null;
+let autoplayDelay = 1000;
+
+function syncAutoplay() {
+  document.querySelectorAll(".autoplay").forEach((box) => {
+    box.hidden = false;
+    const toggle = box.querySelector(".autoplay-toggle");
+    toggle.textContent = autoplayTimer ? toggle.dataset.pause : toggle.dataset.play;
+    toggle.setAttribute("aria-pressed", autoplayTimer ? "true" : "false");
+    box.querySelector(".autoplay-speed").value = String(autoplayDelay);
+  });
+}
+
+function tick() {
+  const next = controlFor("ArrowRight");
+  if (!next) {
+    stopAutoplay();
+    return;
+  }
+  if (!busy) follow(next);
+  autoplayTimer = window.setTimeout(tick, autoplayDelay);
+}
+
+function stopAutoplay() {
+  if (autoplayTimer) window.clearTimeout(autoplayTimer);
+  autoplayTimer = null;
+  syncAutoplay();
+}
+
+document.addEventListener("click", (event) => {
+  const toggle = event.target.closest(".autoplay-toggle");
+  if (!toggle) return;
+  if (autoplayTimer) {
+    stopAutoplay();
+  } else {
+    autoplayTimer = window.setTimeout(tick, 0);
+    syncAutoplay();
   }
 });
+
+document.addEventListener("change", (event) => {
+  if (!event.target.matches(".autoplay-speed")) return;
+  autoplayDelay = Number(event.target.value) || 1000;
+});
+
+syncAutoplay();
 
 // Spoiler-free mode: picking an alternative opens the analysis and marks the pick.
 document.addEventListener("click", (event) => {

@@ -1,0 +1,58 @@
+"""The engine's own sentences that the site shows (rules notes, options' meanings, the
+refusals its worked examples show) in the reader's language.
+
+The engine (``games``) writes English and knows nothing of Django; the site's catalogue
+holds their translations, keyed by the English. A sentence not listed here is shown as
+the engine wrote it, and ``tests/test_site_i18n_complete.py`` fails when a Chinese page
+shows one.
+"""
+
+from __future__ import annotations
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+CATALOGUE: dict[str, Promise] = {
+    # pattern notes
+    "1 for the round wind, 1 for the seat wind": _("1 for the round wind, 1 for the seat wind"),
+    "paid as PT-7.2": _("paid as PT-7.2"),
+    "each loser pays 50": _("each loser pays 50"),
+    "each loser pays 100": _("each loser pays 100"),
+    "a white that is gold: 2": _("a white that is gold: 2"),
+    "all four: 5": _("all four: 5"),
+    "base 1; the dealer's n-th hand in a row: n + 1":
+        _("base 1; the dealer's n-th hand in a row: n + 1"),
+    "its four is not also a 根": _("its four is not also a 根"),
+    # options
+    "底分: the base of every score (JX-10)": _("底分: the base of every score (JX-10)"),
+    "service fee F every player pays after a hand (JX-10.6)":
+        _("service fee F every player pays after a hand (JX-10.6)"),
+    "paid by a player who leaves (JX-10.6)": _("paid by a player who leaves (JX-10.6)"),
+    "each player's silver at the start, when balances are kept (JX-10.6)":
+        _("each player's silver at the start, when balances are kept (JX-10.6)"),
+    "how a new hand's wildcard is chosen (JX-4)": _("how a new hand's wildcard is chosen (JX-4)"),
+    "house fee every player pays after a hand (C-6)":
+        _("house fee every player pays after a hand (C-6)"),
+    "the room's base unit (SC-6)": _("the room's base unit (SC-6)"),
+    "封顶: the most fan a win counts (SC-5)": _("封顶: the most fan a win counts (SC-5)"),
+    "N: beans per point (SC-6.5)": _("N: beans per point (SC-6.5)"),
+    "A: beans every player pays each hand (SC-6.5)":
+        _("A: beans every player pays each hand (SC-6.5)"),
+    "the least balance to start a hand (SC-6.5)": _("the least balance to start a hand (SC-6.5)"),
+    "each player's beans at the start, when balances are kept (SC-6.5)":
+        _("each player's beans at the start, when balances are kept (SC-6.5)"),
+    "X: the correction factor of SC-6.6": _("X: the correction factor of SC-6.6"),
+    "the least a leaver pays (SC-6.6)": _("the least a leaver pays (SC-6.6)"),
+    # refusals the worked examples show
+    "JX-5.3: needs 清一色, 混一色, 全老头 or 对对和": _("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和"),
+}
+
+
+def translate(text: str) -> str:
+    """The engine's sentence in the reader's language, or as written when not listed.
+
+    >>> translate("all four: 5"), translate("something new")
+    ('all four: 5', 'something new')
+    """
+    found = CATALOGUE.get(text)
+    return str(found) if found is not None else text
