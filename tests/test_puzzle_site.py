@@ -76,13 +76,16 @@ def verdict_tiles(markup: str, kind: str) -> list[str]:
 
 
 def reading_of(cell: str) -> str:
-    """A reading drawn as sets of tile faces, back in notation (``333m 55z``); a set shown
-    as text (a meld, ``[111m]``) as its text."""
-    sets = cell.split('<span class="reading-set tiles">')[1:]
-    return " ".join(format_tiles(Tile.parse(code) for code in codes) if codes
-                    else text_of(s)
-                    for s in sets
-                    for codes in [re.findall(r'data-tile="([^"]+)"', s)])
+    """A reading drawn as sets of tile faces, back in notation (``333m 55z [777p]``): a set
+    marked as a declared meld in brackets; a set shown as text as its text."""
+    sets = re.findall(r'<span class="reading-set tiles( is-meld)?"[^>]*>(.*?)</span>(?=<span class="reading-set|$)',
+                      cell.strip(), re.S)
+    words = []
+    for melded, body in sets:
+        codes = re.findall(r'data-tile="([^"]+)"', body)
+        word = format_tiles(Tile.parse(code) for code in codes) if codes else text_of(body)
+        words.append(f"[{word}]" if melded else word)
+    return " ".join(words)
 
 
 def wait_rows(markup: str) -> dict[str, dict[str, Any]]:
