@@ -40,6 +40,7 @@ from replays.library.services import (
 from replays.models import Match
 from replays.puzzles.takedowns import take_down
 from replays.security import mark_not_shared
+from replays.tile_names import wildcard_name
 
 
 class FilterForm(forms.Form):
@@ -276,7 +277,8 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     return render(request, "library/rules.html", {
         "variant": cls, "rows": rows, "anchors": anchors,
         "guide": f"library/guide/{variant}.html", "examples": examples(variant),
-        "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values())})
+        "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values()),
+        "wildcard_name": wildcard_name(cls)})
 
 
 # The rule ids the guide's sections carry as anchors (library/guide/<variant>.html).
