@@ -74,11 +74,11 @@ class Formula(NamedTuple):
     so a site can word it in any language; :attr:`text` is the Chinese
     table talk a player would say.
 
-    >>> Formula("jiaxing", (("base", 5), ("tai", 3), ("fan", 2), ("score", 60), ("times", 1))).text
+    >>> Formula("base_tai_fan", (("base", 5), ("tai", 3), ("fan", 2), ("score", 60), ("times", 1))).text
     '5 底 × 3 台 × 2² = 60'
-    >>> Formula("putian", (("base", 1), ("flowers", 3), ("dealer", 2), ("amount", 10))).text
+    >>> Formula("flowers_doubled", (("base", 1), ("flowers", 3), ("dealer", 2), ("amount", 10))).text
     '(1 + 3 花) × 2 + 2 庄 = 10'
-    >>> Formula("sichuan_win", (("fan", 2), ("points", 2))).text
+    >>> Formula("fan_points", (("fan", 2), ("points", 2))).text
     '2 番 → 2 分'
     """
 
@@ -108,7 +108,7 @@ class Formula(NamedTuple):
         return {"kind": self.kind, "numbers": dict(self.numbers), "text": self.text}
 
 
-def _jiaxing_text(n: Mapping[str, int]) -> str:
+def _tai_fan_text(n: Mapping[str, int]) -> str:
     base, tai, fan, score, times = n["base"], n["tai"], n["fan"], n["score"], n["times"]
     text = f"{base} 底 × {tai} 台 × 2{str(fan).translate(_SUPERSCRIPT)} = {score}"
     if base * tai * (1 << fan) != score:
@@ -116,7 +116,7 @@ def _jiaxing_text(n: Mapping[str, int]) -> str:
     return text if times == 1 else f"{text} × {times} = {score * times}"
 
 
-def _putian_text(n: Mapping[str, int]) -> str:
+def _flowers_doubled_text(n: Mapping[str, int]) -> str:
     text = f"({n['base']} + {n['flowers']} 花) × 2"
     if n["dealer"]:
         text += f" + {n['dealer']} 庄"
@@ -136,11 +136,11 @@ def _charge_text(n: Mapping[str, int]) -> str:
 
 
 _FORMULA_TEXT: dict[str, Callable[[Mapping[str, int]], str]] = {
-    "jiaxing": _jiaxing_text,
-    "putian": _putian_text,
+    "base_tai_fan": _tai_fan_text,
+    "flowers_doubled": _flowers_doubled_text,
     "bomb": lambda n: f"{n['amount']}",
     "flowers": lambda n: f"{n['more']} 花 − {n['fewer']} 花 = {n['more'] - n['fewer']}",
-    "sichuan_win": lambda n: f"{n['fan']} 番 → {n['points']} 分",
+    "fan_points": lambda n: f"{n['fan']} 番 → {n['points']} 分",
     "kong": lambda n: f"{n['stake']} × {n['base']} 底 = {n['stake'] * n['base']}",
     "cap": lambda n: f"封顶 {n['cap']} 分",
     "ready": lambda n: f"{n['points']} 分",
@@ -157,7 +157,7 @@ class Payment(NamedTuple):
     ``payee`` None is the house (a fee or a leaver's charge, C-6): such lines
     are outside the zero-sum deltas.
 
-    >>> line = Payment("SC-6.1", "win", 0, 1, 2, Formula("sichuan_win", (("fan", 2), ("points", 2))))
+    >>> line = Payment("SC-6.1", "win", 0, 1, 2, Formula("fan_points", (("fan", 2), ("points", 2))))
     >>> line.to_json()["formula"]["text"]
     '2 番 → 2 分'
     """
@@ -469,7 +469,7 @@ def jiaxing_win_payments(
         numbers = (("base", base), ("tai", tai), ("fan", fan), ("score", score), ("times", times))
         line_rule = "JX-10.4" if payer == robbed else rule
         lines.append(Payment(line_rule, "win", payer, winner, score * times,
-                             Formula("jiaxing", numbers)))
+                             Formula("base_tai_fan", numbers)))
     return lines
 
 
@@ -693,7 +693,7 @@ def putian_win_payments(
         numbers = (("base", putian_base(dealer_streak)), ("flowers", flower_points[winner]),
                    ("dealer", extra), ("amount", stake + extra))
         lines.append(Payment("PT-7.2", "win", payer, winner, stake + extra,
-                             Formula("putian", numbers)))
+                             Formula("flowers_doubled", numbers)))
     losers = [seat for seat in SEATS if seat != winner]
     for index, first in enumerate(losers):
         for second in losers[index + 1:]:
@@ -936,7 +936,7 @@ def sichuan_win_payments(
         rule, deltas = "SC-6.2", sichuan_self_draw_deltas(winner, points, still_in)
     else:
         rule, deltas = "SC-6.1", sichuan_discard_win_deltas({winner: points}, discarder)
-    formula = Formula("sichuan_win", (("fan", fan), ("points", points)))
+    formula = Formula("fan_points", (("fan", fan), ("points", points)))
     return [Payment(rule, "win", payer, winner, -deltas[payer], formula)
             for payer in SEATS if deltas[payer] < 0]
 

@@ -35,16 +35,16 @@ def formula_amount(line: Payment) -> int:
     """What the line's formula says it pays, from its numbers alone."""
     n = dict(line.formula.numbers)
     kind = line.formula.kind
-    if kind == "jiaxing":
+    if kind == "base_tai_fan":
         assert n["base"] * n["tai"] * 2 ** n["fan"] == n["score"]
         return n["score"] * n["times"]
-    if kind == "putian":
+    if kind == "flowers_doubled":
         return (n["base"] + n["flowers"]) * 2 + n["dealer"]
     if kind == "flowers":
         return n["more"] - n["fewer"]
     if kind == "kong":
         return n["stake"] * n["base"]
-    if kind == "sichuan_win":
+    if kind == "fan_points":
         return n["points"]
     if kind == "cap":
         return n["cap"]

@@ -42,14 +42,14 @@ def _causes() -> dict[str, str]:
     }
 
 
-def _jiaxing(n: Mapping[str, int]) -> str:
+def _tai_fan(n: Mapping[str, int]) -> str:
     text = _("%(base)s base × %(tai)s tai × 2%(fan)s = %(score)s") % {
         "base": n["base"], "tai": n["tai"], "fan": str(n["fan"]).translate(_SUPERSCRIPT),
         "score": n["score"]}
     return text if n["times"] == 1 else f"{text} × {n['times']} = {n['score'] * n['times']}"
 
 
-def _putian(n: Mapping[str, int]) -> str:
+def _flowers_doubled(n: Mapping[str, int]) -> str:
     text = _("(%(base)s base + %(flowers)s flowers) × 2") % n
     if n["dealer"]:
         text += " + " + _("%(dealer)s dealer") % n
@@ -69,12 +69,12 @@ def _charge(n: Mapping[str, int]) -> str:
 
 
 _WORDING: dict[str, Callable[[Mapping[str, int]], str]] = {
-    "jiaxing": _jiaxing,
-    "putian": _putian,
+    "base_tai_fan": _tai_fan,
+    "flowers_doubled": _flowers_doubled,
     "bomb": lambda n: _("bomb: %(amount)s") % n,
     "flowers": lambda n: _("%(more)s flowers − %(fewer)s flowers") % n
     + f" = {n['more'] - n['fewer']}",
-    "sichuan_win": lambda n: _("%(fan)s fan → %(points)s points") % n,
+    "fan_points": lambda n: _("%(fan)s fan → %(points)s points") % n,
     "kong": lambda n: _("%(stake)s × %(base)s base") % n + f" = {n['stake'] * n['base']}",
     "cap": lambda n: _("the cap, %(cap)s points") % n,
     "ready": lambda n: _("their best win, %(points)s points") % n,
