@@ -234,7 +234,7 @@ def bench_play(seed: int, matches: int = 4, hands: int = 8) -> dict[str, Any]:
     from games.play import PlayMatch, play_randomly
 
     out: dict[str, Any] = {"matches": matches, "hands": hands, "human": "random legal actions"}
-    for variant in ("jiaxing", "putian", "sichuan"):
+    for variant in NAMES:
         play_randomly(PlayMatch.start(variant, seed=f"warm-{seed}", hands=1),
                       random.Random(seed))  # build the shape tables first
         acts: list[float] = []
@@ -261,7 +261,7 @@ def bench_play(seed: int, matches: int = 4, hands: int = 8) -> dict[str, Any]:
                         "act_wall_p95_ms": _percentiles(walls)["p95_ms"],
                         "stored": _percentiles(stored)}
     out["targets"] = {"act_p95_at_most_50ms": all(
-        out[v]["act"]["p95_ms"] <= 50 for v in ("jiaxing", "putian", "sichuan"))}
+        out[v]["act"]["p95_ms"] <= 50 for v in NAMES)}
     return out
 
 
@@ -368,8 +368,7 @@ def _bot_matches(seed: int, count: int) -> list[str]:
     from games.bots import simulate
     from games.log import dumps
 
-    variants = ("jiaxing", "putian", "sichuan")
-    return [dumps(simulate(variants[i % 3], 16, seed + i)) for i in range(count)]
+    return [dumps(simulate(NAMES[i % len(NAMES)], 16, seed + i)) for i in range(count)]
 
 
 def bench_worker(seed: int, warm_up: int, rss_matches: int) -> dict[str, Any]:
