@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.settlement import Formula
 from games.table import Settled
@@ -74,7 +75,8 @@ _WORDING: dict[str, Callable[[Mapping[str, int]], str]] = {
     "bomb": lambda n: _("bomb: %(amount)s") % n,
     "flowers": lambda n: _("%(more)s flowers − %(fewer)s flowers") % n
     + f" = {n['more'] - n['fewer']}",
-    "fan_points": lambda n: _("%(fan)s fan → %(points)s points") % n,
+    "fan_points": lambda n: ngettext("%(fan)s fan → %(points)s point",
+                                     "%(fan)s fan → %(points)s points", n["points"]) % n,
     "kong": lambda n: _("%(stake)s × %(base)s base") % n + f" = {n['stake'] * n['base']}",
     "cap": lambda n: _("the cap, %(cap)s points") % n,
     "ready": lambda n: _("their best win, %(points)s points") % n,
