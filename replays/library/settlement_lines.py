@@ -31,6 +31,12 @@ class LineView:
     amount: int
     totals: tuple[int, ...]
     step: int
+    players: tuple[str, ...] = ()
+
+    @property
+    def named_totals(self) -> list[tuple[str, int]]:
+        """Each seat's name with its running total, for a phone's card (no column heads)."""
+        return list(zip(self.players, self.totals, strict=False))
 
 
 def _causes() -> dict[str, str]:
@@ -108,5 +114,6 @@ def line_views(
             formula=formula_text(line.formula), payer=players[line.payer],
             payee=players[line.payee] if line.payee is not None else _("the house"),
             amount=line.amount, totals=tuple(totals), step=settled.event + 1,
+            players=tuple(players),
         ))
     return views
