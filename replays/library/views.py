@@ -3,6 +3,8 @@ sign-up."""
 
 from __future__ import annotations
 
+import functools
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -17,6 +19,7 @@ from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -272,21 +275,21 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         raise Http404("No such variant")
     patterns = list(cls.PATTERNS.values())
     rows = list(zip(unique_anchors(p.id for p in patterns), patterns, strict=True))
-    anchors = frozenset(anchor for anchor, _pattern in rows) | GUIDE_SECTIONS.get(
-        variant, frozenset())
+    guide = f"library/guide/{variant}.html"
+    anchors = frozenset(anchor for anchor, _pattern in rows) | guide_sections(guide)
     return render(request, "library/rules.html", {
         "variant": cls, "rows": rows, "anchors": anchors,
-        "guide": f"library/guide/{variant}.html", "examples": examples(variant),
+        "guide": guide, "examples": examples(variant),
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values()),
         "wildcard_name": wildcard_name(cls)})
 
 
-# The rule ids the guide's sections carry as anchors (library/guide/<variant>.html).
-GUIDE_SECTIONS = {
-    "jiaxing": frozenset({"JX-1", "JX-4", "JX-5", "JX-10", "JX-7.11"}),
-    "putian": frozenset({"PT-1", "PT-2", "PT-3", "PT-5", "PT-7"}),
-    "sichuan": frozenset({"SC-1", "SC-2", "SC-3", "SC-4", "SC-6"}),
-}
+@functools.cache
+def guide_sections(template_name: str) -> frozenset[str]:
+    """The rule ids a variant's guide (library/guide/<variant>.html) carries as anchors, read
+    from the template itself so that a new section's anchor needs no list kept beside it."""
+    source = get_template(template_name).template.source  # type: ignore[attr-defined]
+    return frozenset(re.findall(r'\bid="([A-Z]{2}-[0-9.]+)"', source))
 
 
 class ThrottledLoginView(LoginView):
