@@ -295,8 +295,8 @@ def test_it_shows_the_settlement_at_the_last_step(client: Client, match: Match) 
             assert f"{link}{hit.pattern.id}</a>" in settlement
     # The itemised lines (issue 15): each names its rule and settles each seat's delta exactly.
     lines = content.split('<section class="settlement-lines"', 1)[1].split("</section>", 1)[0]
-    rows = re.findall(r'href="/rules/sichuan/#(SC-[\w.]+)">.*?<td class="who">(.*?) → (.*?)</td>\s*'
-                      r"<td>(\d+)</td>", lines, re.S)
+    rows = re.findall(r'href="/rules/sichuan/#(SC-[\w.]+)">.*?<td class="who"[^>]*>(.*?) → (.*?)</td>\s*'
+                      r'<td class="amount"[^>]*>(\d+)</td>', lines, re.S)
     assert rows
     balance = dict.fromkeys(players, 0)
     for _rule, payer, payee, amount in rows:

@@ -8,6 +8,7 @@ annotations stored before them are split on first read.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from django.db import transaction
@@ -100,10 +101,35 @@ def store_steps(annotation: Annotation) -> None:
         Annotation.objects.filter(pk=annotation.pk).update(index=index, summary=summary)
 
 
-def panel(match: Match, hand_number: int, step: int, seat: int | None,
-          spoilers: bool = True) -> dict[str, Any] | None:
-    """The annotation panel: the decisions before the next event, and where others are."""
-    annotation = (Annotation.objects.filter(hand__match=match, hand__number=hand_number,
+HandIndex = tuple[int, tuple[tuple[int, int, bool], ...], list[Any]]
+
+
+def hand_index(match: Match, hand_number: int) -> HandIndex | None:
+    """A hand's annotation: its primary key, which events have whose decisions (and whether
+    one is a mistake), and the per-player summary.
+
+    Every step of a replay reads it, so a finished match's is kept per process: it can't
+    change until the match is annotated again, which starts a new run (and a new key)."""
+    if match.annotation_status != Match.Status.DONE:
+        return _read_index(match.pk, hand_number)
+    key = (match.pk, match.annotation_run, hand_number)
+    found = _KEPT_INDEXES.get(key)
+    if found is None:
+        found = _read_index(match.pk, hand_number)
+        if found is not None:
+            _KEPT_INDEXES[key] = found
+            if len(_KEPT_INDEXES) > _KEPT_INDEXES_AT_MOST:
+                _KEPT_INDEXES.popitem(last=False)
+    return found
+
+
+# Finished hands' indexes by (match, run, hand), oldest first; bounded (a few MB).
+_KEPT_INDEXES: OrderedDict[tuple[int, int, int], HandIndex] = OrderedDict()
+_KEPT_INDEXES_AT_MOST = 512
+
+
+def _read_index(match_pk: int, hand_number: int) -> HandIndex | None:
+    annotation = (Annotation.objects.filter(hand__match_id=match_pk, hand__number=hand_number,
                                             engine_version=ENGINE_VERSION)
                   .only("pk", "index", "summary").first())
     if annotation is None:
@@ -111,11 +137,22 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
     if annotation.index is None:  # stored before steps were: split it once
         annotation.refresh_from_db(fields=["data"])
         store_steps(annotation)
-    entries = [(event, who, mistake) for event, who, mistake in annotation.index or []
+    index = tuple((event, who, bool(mistake)) for event, who, mistake in annotation.index or [])
+    return annotation.pk, index, annotation.summary or []
+
+
+def panel(match: Match, hand_number: int, step: int, seat: int | None,
+          spoilers: bool = True) -> dict[str, Any] | None:
+    """The annotation panel: the decisions before the next event, and where others are."""
+    found = hand_index(match, hand_number)
+    if found is None:
+        return None
+    annotation_pk, index, summary = found
+    entries = [(event, who, mistake) for event, who, mistake in index
                if seat is None or who == seat]
     decisions: list[dict[str, Any]] = []
     if any(event == step + 1 for event, _who, _mistake in entries):
-        stored = AnnotationStep.objects.filter(annotation_id=annotation.pk,
+        stored = AnnotationStep.objects.filter(annotation_id=annotation_pk,
                                                event=step + 1).values_list(
             "decisions", flat=True).first() or []
         decisions = [_ranked(d) for d in stored if seat is None or d["seat"] == seat]
@@ -128,7 +165,7 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
 
     return {
         "decisions": decisions,
-        "summary": annotation.summary or [],
+        "summary": summary,
         "previous_decision": at(max((s for s in steps if s < step), default=None)),
         "next_decision": at(min((s for s in steps if s > step), default=None)),
         "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),

@@ -3,8 +3,8 @@ puzzles link to moments of replays)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
-from urllib.parse import urlencode
 
 from django.urls import reverse
 
@@ -15,14 +15,21 @@ def step_url(match: Match, hand: int, step: int, seat: int | None,
              spoilers: bool = True, bottom: int | None = None) -> str:
     """The bookmarkable URL of one step (keeping the seat's view, the seat drawn at the bottom
     when every seat is shown, and spoiler-free mode)."""
-    query: dict[str, int] = {"hand": hand, "step": step}
+    query = f"hand={hand}&step={step}"
     if seat is not None:
-        query["seat"] = seat
+        query += f"&seat={seat}"
     elif bottom:
-        query["bottom"] = bottom
+        query += f"&bottom={bottom}"
     if not spoilers:
-        query["spoilers"] = 0
-    return f"{match.get_absolute_url()}?{urlencode(query)}"
+        query += "&spoilers=0"
+    return f"{viewer_path(match.public_id)}?{query}"
+
+
+@functools.lru_cache(maxsize=4096)
+def viewer_path(public_id: str) -> str:
+    """The viewer's path for a match; a step's page builds a dozen links to it, and reversing
+    each costs more than the rest of building them."""
+    return reverse("viewer", args=[public_id])
 
 
 def viewer_links(match: Match, board: Any, seat: int | None,

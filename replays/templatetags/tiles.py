@@ -33,7 +33,10 @@ def tile(view: TileView) -> SafeString:
 @register.simple_tag
 def tiles(views: list[TileView]) -> SafeString:
     """A row of tiles at once (one tag instead of a template loop: a board shows ~150)."""
-    return SafeString("".join(tile(view) for view in views))
+    language = get_language() or ""  # once per row, not per tile (a thread-local lookup)
+    return SafeString("".join(
+        _tile_html_in(language, view.code, view.wild, view.drawn, view.claimed, view.last,
+                      view.hidden, view.winning) for view in views))
 
 
 @register.simple_tag
