@@ -125,3 +125,26 @@ def test_the_panel_shows_a_mistakes_size(transactional_db: None, client: Client)
     assert found, "no mistake with its size"
     assert re.search(r"\d", found.group(1))
     assert 'href="' in content and "spoiler-free" in content
+
+
+def test_it_reads_a_finished_hands_index_once_and_again_after_a_new_run(
+        transactional_db: None, client: Client) -> None:
+    match = annotated()
+    annotation = Annotation.objects.get(hand__match=match)
+    steps = [d["event"] - 1 for d in shown(annotation)][:3]
+
+    def index_reads(step: int) -> int:
+        with CaptureQueriesContext(connection) as queries:
+            client.get(match.get_absolute_url(), {"step": step}, headers={"HX-Request": "true"})
+        return sum(1 for q in queries.captured_queries
+                   if 'FROM "replays_annotation"' in q["sql"])
+
+    assert index_reads(steps[0]) == 1
+    assert index_reads(steps[1]) == 0  # kept: the finished hand can't change in this run
+    # A new run (re-annotation) may store other decisions: its index is read afresh.
+    Annotation.objects.filter(pk=annotation.pk).update(index=[], summary=[])
+    Match.objects.filter(pk=match.pk).update(annotation_run=match.annotation_run + 1)
+    assert index_reads(steps[2]) == 1
+    response = client.get(match.get_absolute_url(), {"step": steps[2]},
+                          headers={"HX-Request": "true"})
+    assert 'class="decision"' not in response.content.decode()
