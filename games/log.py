@@ -43,17 +43,19 @@ from __future__ import annotations
 import json
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import resources
 from itertools import accumulate
 from typing import Any, TypeVar
 
+from games import readers
 from games.events import Event
-from games.position import BANK_ITEMS, PositionError
-from games.registry import NAMES, VARIANTS
-from games.tiles import TILES, WINDS, Tile
+from games.position import PositionError
+from games.readers import BANK_ITEMS, ReadError, json_type, show
+from games.registry import VARIANTS, variant_named
+from games.tiles import Tile
 from games.variants import Variant
 
 __all__ = [
@@ -88,14 +90,11 @@ MAX_DELTA = 10**12
 
 EVENT_TYPES = ("draw", "discard", "chi", "peng", "gang", "hu", "flower", "dingque", "ready",
                "contract", "leave", "end")
-GANG_KINDS = ("exposed", "added", "concealed")
 HU_HOWS = ("robbing_kong", "rob_gold", "bomb")
 SOURCES = ("front", "back")
-SUITS = ("m", "p", "s")
 CHOICES = ("persist", "give_up")
 REASONS = ("win", "exhausted", "abandoned")
 
-_TILE_NAMES = {str(tile): tile for tile in TILES}
 _DATE_TIME = re.compile(
     r"[0-9]{4}-[0-9]{2}-[0-9]{2}"
     r"(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?(Z|[+-][0-9]{2}:[0-9]{2})?)?")
@@ -150,6 +149,11 @@ class LogError(ValueError):
 
 def _log_error(message: str, hand: int | None, event: int | None, rule: str | None) -> LogError:
     return LogError(message, hand=hand, event=event, rule=rule)
+
+
+def _logged(error: LogError | ReadError) -> LogError:
+    """A reader's error as this module's (its rule kept; places are added by the caller)."""
+    return error if isinstance(error, LogError) else LogError(error.message, rule=error.rule)
 
 
 @dataclass(frozen=True)
@@ -280,6 +284,7 @@ def loads(text: str) -> MatchLog:
 
 
 _SCAN_BELOW = 200_000
+_DOCUMENT_FIELDS = ("format", "variant", "title", "played_at", "players", "rules", "hands")
 
 
 def _too_deep() -> LogError:
@@ -295,18 +300,24 @@ def read_log(data: Any) -> MatchLog:
     ...
     games.log.LogError: a mahjong-log/1 document is a JSON object, not an array
     """
+    try:
+        return _read_log(data)
+    except ReadError as error:
+        raise _logged(error) from None
+
+
+def _read_log(data: Any) -> MatchLog:
     if not isinstance(data, dict):
-        raise LogError(f"a {FORMAT} document is a JSON object, not {_kind(data)}")
+        raise LogError(f"a {FORMAT} document is a JSON object, not {json_type(data)}")
     _check_format(data)
-    _no_unknown(data, ("format", "variant", "title", "played_at", "players", "rules", "hands"),
-                "the document")
-    variant = _variant(_required(data, "variant", "the document"))
-    players = _players(_required(data, "players", "the document"))
+    readers.no_unknown_fields(data, _DOCUMENT_FIELDS, "the document")
+    variant = _variant(readers.required(data, "variant", "the document"))
+    players = _players(readers.required(data, "players", "the document"))
     rules_written = "rules" in data
     rules = _rules(variant, data.get("rules", {}))
     title = _optional(data, "title", _title)
     played_at = _optional(data, "played_at", _played_at)
-    raw_hands = _required(data, "hands", "the document")
+    raw_hands = readers.required(data, "hands", "the document")
     if not isinstance(raw_hands, list) or not raw_hands:
         raise LogError("hands must be a non-empty array of hands")
     if len(raw_hands) > MAX_HANDS:
@@ -326,7 +337,10 @@ def read_event(raw: Any, variant: str) -> Event:
     ...
     games.log.LogError: sichuan has no flower event; it is putian only (PT-3)
     """
-    return _event(raw, _variant(variant))
+    try:
+        return _event(raw, _variant(variant))
+    except ReadError as error:
+        raise _logged(error) from None
 
 
 # -- writing ------------------------------------------------------------------
@@ -431,19 +445,19 @@ def _check_format(data: dict[str, Any]) -> None:
     if "format" not in data:
         raise LogError(f'format is missing: a {FORMAT} document has "format": "{FORMAT}"')
     if data["format"] != FORMAT or not isinstance(data["format"], str):
-        raise LogError(f'format must be exactly "{FORMAT}", not {_show(data["format"])}')
+        raise LogError(f'format must be exactly "{FORMAT}", not {show(data["format"])}')
 
 
 def _variant(value: Any) -> type[Variant]:
-    if not isinstance(value, str) or value not in VARIANTS:
-        raise LogError(f"unknown variant {_show(value)}: use {', '.join(NAMES[:-1])} or "
-                       f"{NAMES[-1]}")
-    return VARIANTS[value]
+    try:
+        return variant_named(value)
+    except PositionError as error:
+        raise LogError(str(error)) from None
 
 
 def _players(value: Any) -> tuple[str, str, str, str]:
     if not isinstance(value, list) or len(value) != 4:
-        count = f"{len(value)} names" if isinstance(value, list) else _kind(value)
+        count = f"{len(value)} names" if isinstance(value, list) else json_type(value)
         raise LogError(f"players must be an array of four names, seat 0 first, not {count}",
                        rule="C-2")
     for seat, name in enumerate(value):
@@ -452,16 +466,15 @@ def _players(value: Any) -> tuple[str, str, str, str]:
 
 
 def _text(what: str, value: Any, longest: int) -> str:
-    if not isinstance(value, str):
-        raise LogError(f"{what} must be a string, not {_kind(value)}")
-    if not value.strip():
+    text = readers.read_string(value, what)
+    if not text.strip():
         raise LogError(f"{what} is empty")
-    if len(value) > longest:
-        raise LogError(f"{what} is {len(value)} characters long; at most {longest} are allowed")
-    bad = next((c for c in value if unicodedata.category(c) in ("Cc", "Cs")), None)
+    if len(text) > longest:
+        raise LogError(f"{what} is {len(text)} characters long; at most {longest} are allowed")
+    bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cs")), None)
     if bad is not None:
         raise LogError(f"{what} contains the control character U+{ord(bad):04X}")
-    return value
+    return text
 
 
 def _title(value: Any) -> str:
@@ -470,29 +483,29 @@ def _title(value: Any) -> str:
 
 def _played_at(value: Any) -> str:
     if not isinstance(value, str):
-        raise LogError(f"played_at must be an ISO 8601 time string, not {_kind(value)}")
+        raise LogError(f"played_at must be an ISO 8601 time string, not {json_type(value)}")
     if not _DATE_TIME.fullmatch(value):
         raise LogError(f"played_at must be an ISO 8601 time like 2026-11-20T19:30:00+08:00, "
-                       f"not {_show(value)}")
+                       f"not {show(value)}")
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        raise LogError(f"played_at {_show(value)} is no real date and time") from None
+        raise LogError(f"played_at {show(value)} is no real date and time") from None
     return value
 
 
 def _rules(variant: type[Variant], value: Any) -> dict[str, int | str | bool]:
     if not isinstance(value, dict):
-        raise LogError(f"rules must be an object of options, not {_kind(value)}")
+        raise LogError(f"rules must be an object of options, not {json_type(value)}")
     for name, option in value.items():
         if name not in variant.OPTIONS:
-            raise LogError(f"unknown {variant.name} rules option {_show(name)} (known: "
+            raise LogError(f"unknown {variant.name} rules option {show(name)} (known: "
                            f"{', '.join(variant.OPTIONS) or 'none'})")
         if not isinstance(option, int | str) or isinstance(option, str) and len(option) > 64:
-            raise LogError(f"rules option {_show(name)} must be a number, a name or "
-                           f"true/false, not {_show(option)}")
+            raise LogError(f"rules option {show(name)} must be a number, a name or "
+                           f"true/false, not {show(option)}")
         if type(option) is int and abs(option) > MAX_OPTION:
-            raise LogError(f"rules option {_show(name)} is too large (at most {MAX_OPTION:,})")
+            raise LogError(f"rules option {show(name)} is too large (at most {MAX_OPTION:,})")
     try:
         return variant.check_rules(value)
     except PositionError as error:
@@ -502,19 +515,18 @@ def _rules(variant: type[Variant], value: Any) -> dict[str, int | str | bool]:
 # -- hands --------------------------------------------------------------------
 
 def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> HandLog:
-    if not isinstance(raw, dict):
-        raise LogError(f"a hand must be an object, not {_kind(raw)}")
+    readers.read_object(raw, "a hand")
     for key in raw:
         if key not in variant.HAND_FIELDS:
             message, rule = _foreign_hand_field(key, variant)
             raise LogError(message, rule=rule)
     for key, rule in variant.REQUIRED_FIELDS.items():
-        _required(raw, key, "the hand", rule)
-    dealer = _seat("dealer", raw["dealer"])
+        readers.required(raw, key, "the hand", rule)
+    dealer = readers.read_seat(raw["dealer"], "dealer")
     return HandLog(
         dealer=dealer,
         dice=_dice(raw["dice"]),
-        round_wind=_optional(raw, "round_wind", _round_wind),
+        round_wind=_optional(raw, "round_wind", readers.read_round_wind),
         wildcards=_wildcards(variant, raw.get("wildcards", [])),
         indicator=_optional(raw, "indicator", lambda v: _tile("indicator", v, variant)),
         bank=_optional(raw, "bank", _bank),
@@ -533,27 +545,15 @@ def _foreign_hand_field(key: str, variant: type[Variant]) -> tuple[str, str | No
     if key == "wildcards":
         return (f"{name} plays without wildcards: a {name} hand has no wildcards field",
                 variant.WILDCARD_RULE)
-    return (f"unknown hand field {_show(key)} (the fields of a {name} hand: "
+    return (f"unknown hand field {show(key)} (the fields of a {name} hand: "
             f"{', '.join(variant.HAND_FIELDS)})", None)
-
-
-def _seat(what: str, value: Any) -> int:
-    if type(value) is not int or not 0 <= value <= 3:
-        raise LogError(f"{what} must be a seat 0–3, not {_show(value)}", rule="C-2")
-    return value
 
 
 def _dice(value: Any) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(type(d) is not int or not 1 <= d <= 6 for d in value)):
-        raise LogError(f"dice must be two integers 1–6 like [3, 5], not {_show(value)}")
+        raise LogError(f"dice must be two integers 1–6 like [3, 5], not {show(value)}")
     return value[0], value[1]
-
-
-def _round_wind(value: Any) -> str:
-    if not isinstance(value, str) or value not in WINDS or len(value) != 1:
-        raise LogError(f"round_wind must be one of E, S, W, N, not {_show(value)}", rule="JX-3")
-    return value
 
 
 def _wildcards(variant: type[Variant], value: Any) -> tuple[Tile, ...]:
@@ -561,33 +561,22 @@ def _wildcards(variant: type[Variant], value: Any) -> tuple[Tile, ...]:
     rule = variant.WILDCARD_RULE
     description = variant.WILDCARDS_WANTED
     if not isinstance(value, list) or len(value) != wanted:
-        raise LogError(f"wildcards must list {description}, not {_show(value)}", rule=rule)
-    tiles = tuple(_tile("wildcards", v, variant) for v in value)
-    if len(set(tiles)) != len(tiles):
-        raise LogError(f"wildcards must list {description}; {tiles[0]} is listed twice",
-                       rule=rule)
+        raise LogError(f"wildcards must list {description}, not {show(value)}", rule=rule)
+    tiles = readers.read_wildcards(value, rule=rule)
+    for tile in tiles:
+        _check_played("wildcards", tile, variant)
     return tiles
 
 
 def _bank(value: Any) -> tuple[str, ...]:
-    if not isinstance(value, list):
-        raise LogError(f"bank must be an array of carried fans, not {_kind(value)}",
-                       rule="JX-7.11")
-    if len(value) > 4 * MAX_HANDS:
+    if isinstance(value, list) and len(value) > 4 * MAX_HANDS:
         raise LogError(f"bank holds {len(value)} carried fans; at most {4 * MAX_HANDS}",
                        rule="JX-7.11")
-    for item in value:
-        if not isinstance(item, str) or item not in BANK_ITEMS:
-            raise LogError(f"unknown carried fan {_show(item)} in bank: use "
-                           f"{', '.join(BANK_ITEMS)}", rule="JX-7.11")
-    return tuple(value)
+    return readers.read_bank(value)
 
 
 def _dealer_streak(value: Any) -> int:
-    if type(value) is not int or not 0 <= value <= MAX_DEALER_STREAK:
-        raise LogError(f"dealer_streak must be an integer 0–{MAX_DEALER_STREAK}, "
-                       f"not {_show(value)}", rule="PT-7.1")
-    return value
+    return readers.read_int(value, "dealer_streak", 0, MAX_DEALER_STREAK, rule="PT-7.1")
 
 
 def _deal(value: Any, dealer: int, variant: type[Variant],
@@ -595,13 +584,13 @@ def _deal(value: Any, dealer: int, variant: type[Variant],
     rule = variant.SETUP_RULE
     if not isinstance(value, list) or len(value) != 4:
         raise LogError("deal must be four arrays of tiles, one per seat, seat 0 first, "
-                       f"not {_show(value)}", rule=rule)
+                       f"not {show(value)}", rule=rule)
     others = 3 * variant.SETS + 1
     seats: list[tuple[Tile, ...]] = []
     for seat, tiles in enumerate(value):
         who = f"seat {seat} ({players[seat]})"
         if not isinstance(tiles, list):
-            raise LogError(f"the deal of {who} must be an array of tiles, not {_kind(tiles)}",
+            raise LogError(f"the deal of {who} must be an array of tiles, not {json_type(tiles)}",
                            rule=rule)
         wanted = others + 1 if seat == dealer else others
         if len(tiles) != wanted:
@@ -614,7 +603,7 @@ def _deal(value: Any, dealer: int, variant: type[Variant],
 
 def _wall(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
     if not isinstance(value, list):
-        raise LogError(f"wall must be an array of tiles, front first, not {_kind(value)}")
+        raise LogError(f"wall must be an array of tiles, front first, not {json_type(value)}")
     room = _wall_room(variant)
     if len(value) > room:
         raise LogError(f"the wall has {len(value)} tiles; {variant.name} has only {room} left "
@@ -629,12 +618,10 @@ def _wall_room(variant: type[Variant]) -> int:
 
 
 def _tile(what: str, value: Any, variant: type[Variant]) -> Tile:
-    if not isinstance(value, str):
-        raise LogError(f"{what}: a tile is a string like \"5m\", not {_show(value)}", rule="C-1")
-    tile = _TILE_NAMES.get(value)
-    if tile is None:
-        raise LogError(f"{what}: {_show(value)} is no tile (write a digit and a suit letter: "
-                       "1m–9m, 1p–9p, 1s–9s, 1z–7z)", rule="C-1")
+    return _check_played(what, readers.read_tile(value, what), variant)
+
+
+def _check_played(what: str, tile: Tile, variant: type[Variant]) -> Tile:
     if tile.is_honour and tile.kind not in variant.HONOURS:
         raise LogError(f"{what}: {tile} is not a {variant.name} tile; {variant.name} plays "
                        f"{variant.TILES_PLAYED}", rule=variant.TILES_RULE)
@@ -663,15 +650,15 @@ _EVENT_NAMES = {"chi": "chi (chow)", "peng": "peng (pung)", "dingque": "dingque 
 def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
     if not isinstance(value, list) or not value:
         raise LogError(f"events must be a non-empty array of events ending with end, "
-                       f"not {_show(value)}")
+                       f"not {show(value)}")
     if len(value) > MAX_EVENTS:
         raise LogError(f"the hand has {len(value)} events; at most {MAX_EVENTS} are read")
     read: list[Event] = []
     try:
         for raw in value:
             read.append(_event(raw, variant))
-    except LogError as error:
-        raise error.at(event=len(read) + 1) from None
+    except (LogError, ReadError) as error:
+        raise _logged(error).at(event=len(read) + 1) from None
     events = tuple(read)
     for index, event in enumerate(events, 1):
         if event.type == "end" and index < len(events):
@@ -705,18 +692,17 @@ def _event(raw: Any, variant: type[Variant]) -> Event:
 
 
 def _read_event(raw: Any, variant: type[Variant]) -> Event:
-    if not isinstance(raw, dict):
-        raise LogError(f"an event must be an object, not {_kind(raw)}")
+    readers.read_object(raw, "an event")
     if "type" not in raw:
         raise LogError("the event has no type")
     kind = raw["type"]
     if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
-        raise LogError(f"unknown event type {_show(kind)} (use {', '.join(EVENT_TYPES)})")
+        raise LogError(f"unknown event type {show(kind)} (use {', '.join(EVENT_TYPES)})")
     _check_variant(kind, variant)
     required, optional = _EVENT_FIELDS[kind]
     for key in raw:
         if key != "type" and key not in required and key not in optional:
-            raise LogError(f"{kind} has no field {_show(key)} (its fields: "
+            raise LogError(f"{kind} has no field {show(key)} (its fields: "
                            f"{', '.join(('type', *required, *optional))})")
     for key in required:
         if key not in raw:
@@ -783,40 +769,35 @@ def _check_hu(event: Event, variant: type[Variant]) -> None:
 def _read_tiles(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
     if not isinstance(value, list) or len(value) != 2:
         raise LogError(f"chi tiles must be the two tiles shown from hand, like [\"3m\", \"5m\"], "
-                       f"not {_show(value)}")
+                       f"not {show(value)}")
     return tuple(_tile("chi tiles", t, variant) for t in value)
 
 
 def _read_deltas(value: Any, variant: type[Variant]) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != 4 or any(type(d) is not int for d in value):
-        raise LogError(f"end deltas must be four integers, one per seat, not {_show(value)}")
+        raise LogError(f"end deltas must be four integers, one per seat, not {show(value)}")
     for delta in value:
         if abs(delta) > MAX_DELTA:
             raise LogError(f"end deltas: {delta} is beyond ±{MAX_DELTA:,}")
     return tuple(value)
 
 
-def _choice(name: str, choices: Sequence[str]) -> Callable[[Any, type[Variant]], str]:
-    def read(value: Any, variant: type[Variant]) -> str:
-        if not isinstance(value, str) or value not in choices:
-            raise LogError(f"{name} must be one of {', '.join(choices)}, not {_show(value)}",
-                           rule=_CHOICE_RULES.get(name))
-        return value
-    return read
+def _choice(name: str, choices: Sequence[str],
+            rule: str | None = None) -> Callable[[Any, type[Variant]], str]:
+    return lambda value, _: readers.read_choice(value, name, choices, rule)
 
 
-_CHOICE_RULES = {"suit": "SC-2", "choice": "JX-9"}
 _FIELD_NAMES = {"from": "source"}
 _READERS: dict[str, Callable[[Any, type[Variant]], Any]] = {
-    "actor": lambda v, _: _seat("actor", v),
-    "target": lambda v, _: _seat("target", v),
+    "actor": lambda v, _: readers.read_seat(v, "actor"),
+    "target": lambda v, _: readers.read_seat(v, "target"),
     "tile": lambda v, variant: _tile("tile", v, variant),
     "tiles": _read_tiles,
     "from": _choice("from", SOURCES),
-    "kind": _choice("kind", GANG_KINDS),
+    "kind": lambda v, _: readers.read_gang_kind(v, "kind"),
     "how": _choice("how", HU_HOWS),
-    "suit": _choice("suit", SUITS),
-    "choice": _choice("choice", CHOICES),
+    "suit": lambda v, _: readers.read_suit(v, "suit"),
+    "choice": _choice("choice", CHOICES, "JX-9"),
     "reason": _choice("reason", REASONS),
     "deltas": _read_deltas,
 }
@@ -829,64 +810,14 @@ def _located(hand: int | None, event: int | None, read: Callable[..., _T], *args
     """``read(*args)``, with any error it raises placed in the hand or event."""
     try:
         return read(*args)
-    except LogError as error:
-        raise error.at(hand=hand, event=event) from None
-
-
-def _required(data: dict[str, Any], key: str, where: str, rule: str | None = None) -> Any:
-    if key not in data:
-        raise LogError(f"{where} has no {key}", rule=rule)
-    return data[key]
+    except (LogError, ReadError) as error:
+        raise _logged(error).at(hand=hand, event=event) from None
 
 
 def _optional(data: dict[str, Any], key: str, read: Callable[[Any], Any]) -> Any:
     return read(data[key]) if key in data else None
 
 
-def _no_unknown(data: dict[str, Any], known: Iterable[str], where: str) -> None:
-    known = tuple(known)
-    for key in data:
-        if key not in known:
-            raise LogError(f"unknown field {_show(key)} in {where} (its fields: "
-                           f"{', '.join(known)})")
-
-
-def _kind(value: Any) -> str:
-    """A value's JSON type, with an article."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
-
-
-def _show(value: Any) -> str:
-    """A value as JSON, shortened for a message (large arrays and objects are only named).
-
-    >>> _show([3, 5]), _show("x" * 50), _show([[1]] * 9)
-    ('[3, 5]', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...', 'an array of 9 items')
-    """
-    nested = (list, dict)
-    if isinstance(value, list) and (len(value) > 4 or any(isinstance(v, nested) for v in value)):
-        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
-    if isinstance(value, dict) and (len(value) > 4 or any(isinstance(v, nested)
-                                                          for v in value.values())):
-        return "an object"
-    if isinstance(value, str):
-        value = value[:41]
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # The names these had before they stopped sharing the site's model names (replays.models

@@ -12,9 +12,12 @@ True
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.jiaxing import Jiaxing, JiaxingTable
 from games.position import PositionError
 from games.putian import Putian, PutianTable
+from games.readers import show
 from games.sichuan import Sichuan, SichuanTable
 from games.table import Table
 from games.variants import Variant
@@ -31,18 +34,25 @@ NAMES: tuple[str, ...] = tuple(VARIANTS)
 """The variant names, in the order the rules document them."""
 
 
-def variant_named(name: str) -> type[Variant]:
+def variant_named(name: Any) -> type[Variant]:
     """The variant class for a name, or a :class:`PositionError` naming the choices.
+
+    ``name`` may be any JSON value (what a document wrote): anything but a known
+    name is refused with the same sentence.
 
     >>> variant_named("tianjin")
     Traceback (most recent call last):
     ...
-    games.position.PositionError: unknown variant 'tianjin': use jiaxing, putian or sichuan
+    games.position.PositionError: unknown variant "tianjin": use jiaxing, putian or sichuan
+    >>> variant_named(None)
+    Traceback (most recent call last):
+    ...
+    games.position.PositionError: unknown variant null: use jiaxing, putian or sichuan
     """
-    try:
-        return VARIANTS[name]
-    except KeyError:
-        raise PositionError(f"unknown variant {name!r}: use {_choices()}") from None
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        raise PositionError(f"unknown variant {show(name)}: use {_choices()}")
+    return variant
 
 
 def table_class(name: str) -> type[Table]:

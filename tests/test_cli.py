@@ -74,7 +74,7 @@ def test_it_lists_every_discard_of_a_hand_a_tile_too_many() -> None:
 @pytest.mark.parametrize(
     ("position", "words"),
     [
-        ({"variant": "riichi", "hand": "1m"}, "unknown variant 'riichi'"),
+        ({"variant": "riichi", "hand": "1m"}, 'unknown variant "riichi": use jiaxing, putian or sichuan'),
         ({"variant": "jiaxing", "hand": "123m4x"}, "unexpected 'x' at position 6"),
         ({"variant": "jiaxing", "hand": "11111m234p567s11z", "wildcards": ["9s"],
           "win_tile": "1z", "self_draw": True}, "5 copies of 1m"),
@@ -91,15 +91,16 @@ def test_it_lists_every_discard_of_a_hand_a_tile_too_many() -> None:
         ({"variant": "sichuan", "hand": "111234567m78999p", "win_tile": "5s"},
          "win_tile 5s is not in the hand"),
         ({"variant": "sichuan", "hand": "111234567m78999p", "seat": 4}, "seat 0–3"),
-        ({"variant": "sichuan", "hand": 12}, "'hand' must be a string"),
+        ({"variant": "sichuan", "hand": 12}, "hand must be a string, not a number"),
         ({"variant": "sichuan", "hand": "111234567m78999p", "colour": "red"},
-         "unknown field 'colour'"),
+         'unknown field "colour" in the position (its fields: variant, hand,'),
         ({"variant": "jiaxing", "hand": "123456789p11122z", "win_tile": "2z",
-          "wildcards": ["9s"], "bank": ["lucky"]}, "unknown carried fan 'lucky'"),
+          "wildcards": ["9s"], "bank": ["lucky"]}, 'unknown carried fan "lucky" in bank: use huangfan, laotouhuang, baozi, '
+         'baida_lianzhuang (JX-7.11)'),
         ({"variant": "putian", "hand": "111222333m456789p99s", "win_tile": "9s",
           "wildcards": ["1s", "2s"], "melds": [{"type": "peng", "tile": "1m"}]},
          "Putian has no chow or pung"),
-        ([1, 2], "a position must be a JSON object"),
+        ([1, 2], "position 0: a position must be an object, not a number"),
     ],
 )
 def test_it_exits_1_with_a_sentence_naming_the_problem(position: Any, words: str) -> None:

@@ -555,7 +555,7 @@ def test_it_offers_only_void_tiles_as_discards_sc_2() -> None:
 
 
 def test_it_rejects_an_unknown_variant() -> None:
-    with pytest.raises(PositionError, match="unknown variant 'szechuan'"):
+    with pytest.raises(PositionError, match='unknown variant "szechuan"'):
         Position.from_json({"variant": "szechuan", "hand": PLAIN})
 
 
