@@ -35,21 +35,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.log import Event
-from games.table import Action, Phase, Table
+from games.table import Action, Phase, RuleViolation, Table
 from games.tiles import Tile
 from games.value import Choice, ValueInputError, mean_and_half_width, solo_values
 from games.value_table import (
     LogPoint,
     Playout,
-    _play_samples,
+    play_choice,
     position_of,
+    redeal,
 )
 
 VALUE_MODEL_VERSION = "values-1"
 SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
-SOLO_SAMPLES = 200  # shuffles for a Monte Carlo discard
-TABLE_SAMPLES = 24  # redeals for a decision played out at the table
+SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard
+TABLE_SAMPLES = 16  # redeals for a decision played out at the table
 TABLE_CHOICES = 4  # at most this many choices of a decision are played out
 
 
@@ -160,10 +161,11 @@ def price_table(point: LogPoint, decision: dict[str, Any], samples: int,
             picked.append((index, legal[key]))
     if len(picked) < 2:
         return []
-    results = [Playout([], []) for _ in picked]
-    _play_samples(point, [a for _, a in picked], results, random.Random(seed), samples)
+    results = paired_playouts(point, [a for _, a in picked], samples, seed)
     priced = []
     for (index, _action), result in zip(picked, results, strict=True):
+        if result is None or not result.wins:
+            continue
         win, win_half = mean_and_half_width(result.wins)
         points, half = mean_and_half_width(result.points)
         won = [p for w, p in zip(result.wins, result.points, strict=True) if w]
@@ -173,6 +175,39 @@ def price_table(point: LogPoint, decision: dict[str, Any], samples: int,
                              (result.wins, result.points),
                              sum(won) / len(won) if won else None))
     return priced
+
+
+def paired_playouts(point: LogPoint, choices: Sequence[Action | None], samples: int,
+                    seed: int) -> list[Playout | None]:
+    """Every choice played out on the same ``samples`` redeals (None: a choice the bots
+    can't play out). A bot can meet a redeal that contradicts the table — a ready
+    declaration the redealt hand no longer keeps (PT-5.3), a seat left no legal move —
+    or play a declaration it can't follow up: a choice failing on more than a quarter of
+    the redeals is left unvalued, and a redeal failing for a kept choice is dropped for
+    every choice, so the rest stay paired."""
+    rng = random.Random(seed)
+    table: list[list[tuple[bool, int] | None]] = []
+    for _ in range(samples):
+        dealt = redeal(point.table, point.seat, rng)
+        bot_seed = rng.randrange(2**31)
+        table.append([_played(dealt, point.seat, c, bot_seed) for c in choices])
+    kept = [sum(row[i] is None for row in table) * 4 <= samples for i in range(len(choices))]
+    rows = [row for row in table if all(row[i] is not None for i in range(len(row)) if kept[i])]
+    results: list[Playout | None] = []
+    for i, keep in enumerate(kept):
+        outcomes = [row[i] for row in rows]
+        results.append(Playout([float(o[0]) for o in outcomes if o is not None],
+                               [float(o[1]) for o in outcomes if o is not None])
+                       if keep else None)
+    return results
+
+
+def _played(dealt: Table, seat: int, choice: Action | None,
+            bot_seed: int) -> tuple[bool, int] | None:
+    try:
+        return play_choice(dealt, seat, choice, bot_seed)
+    except (RuleViolation, IndexError):  # a redeal or a choice the bots can't play on
+        return None
 
 
 def price_decision(point: LogPoint, decision: dict[str, Any], solo_samples: int,
