@@ -289,6 +289,10 @@ def explain(decision: dict[str, Any], rows: Sequence[dict[str, Any]], best: int,
             return {"id": "more_shanten", "params": dict(
                 params, steps=mine["shanten"] - theirs["shanten"])}
         gap = theirs.get("accepted_count", 0) - mine.get("accepted_count", 0)
+        if mine["shanten"] < theirs["shanten"]:
+            return {"id": "nearer_but_narrower", "params": dict(
+                params, tiles_best=theirs.get("accepted_count", 0),
+                tiles_actual=mine.get("accepted_count", 0))}
         if gap > 0:
             return {"id": "fewer_tiles", "params": dict(
                 params, tiles_best=theirs.get("accepted_count", 0),

@@ -18,12 +18,16 @@ from replays.models import HandValues, Match
 BIGGEST = 5  # mistakes listed in a match's summary
 
 
-def bar(loss: float, unit: float) -> int:
-    """The bar's width in percent.
+def bar(points: float, best: float, loss: float, unit: float) -> int:
+    """The bar's width in percent: this choice's expected points as a share of the best
+    choice's; where the best is worth nothing or less (the table model's net results can
+    be negative), full less the loss counted in wins of this decision's value.
 
-    >>> bar(0.0, 4.0), bar(1.0, 4.0), bar(9.0, 4.0)
-    (100, 75, 0)
+    >>> bar(0.5, 2.0, 1.5, 4.0), bar(2.0, 2.0, 0.0, 4.0), bar(-1.0, -0.5, 0.5, 2.0)
+    (25, 100, 75)
     """
+    if best > 0:
+        return max(0, min(100, round(100 * points / best)))
     if unit <= 0:
         return 100
     return max(0, min(100, round(100 * (1 - loss / unit))))
@@ -47,7 +51,9 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
         for alt in decision["alternatives"]:
             row = priced.get(alt["index"])
             if row is not None:
-                alt["value"] = dict(row, bar=bar(row["loss"], valued["unit"]),
+                best = priced[valued["best"]]["expected_points"]
+                alt["value"] = dict(row, bar=bar(row["expected_points"], best, row["loss"],
+                                                 valued["unit"]),
                                     is_best=alt["index"] == valued["best"])
 
 

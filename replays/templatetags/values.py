@@ -42,6 +42,10 @@ SENTENCES = {
         "%(actual)s keeps %(tiles_actual)s tiles that improve the hand, %(best)s keeps "
         "%(tiles_best)s: win chance %(win_actual)s%% against %(win_best)s%% (%(loss)s points "
         "lost)."),
+    "nearer_but_narrower": lambda: _(
+        "%(actual)s is a step nearer to ready but keeps only %(tiles_actual)s tiles that "
+        "improve the hand; %(best)s keeps %(tiles_best)s: win chance %(win_actual)s%% "
+        "against %(win_best)s%% (%(loss)s points lost)."),
     "cheaper_wait": lambda: _(
         "%(actual)s waits for at most %(wait_actual)s points, %(best)s for %(wait_best)s: "
         "%(points_actual)s points expected against %(points_best)s."),
