@@ -51,7 +51,8 @@ SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
 SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard
 TABLE_SAMPLES = 16  # redeals for a decision played out at the table
-TABLE_CHOICES = 4  # at most this many choices of a decision are played out
+TABLE_CHOICES = 3  # at most this many choices of a decision are played out
+SOLO_DISCARDS = 5  # discards valued in the solo model: the one made and the best-ranked
 
 
 def severity(loss: float, unit: float, interval: tuple[float, float]) -> str:
@@ -136,8 +137,13 @@ def _key(event: dict[str, Any]) -> str:
 
 def price_solo(point: LogPoint, decision: dict[str, Any], samples: int,
                seed: int) -> list[Priced]:
-    """A discard among discards: every alternative in the solo model."""
-    tiles = {alt["action"]["tile"]: i for i, alt in enumerate(decision["alternatives"])}
+    """A discard among discards in the solo model: the one made and the annotation's
+    ``SOLO_DISCARDS`` best-ranked (a discard ranked lower leaves more shanten or fewer
+    tiles; valuing it would cost playouts for a choice nobody asks about)."""
+    alternatives = decision["alternatives"]
+    order = sorted(range(len(alternatives)), key=lambda i: (
+        i != decision.get("actual"), alternatives[i]["rank"], i))[:SOLO_DISCARDS + 1]
+    tiles = {alternatives[i]["action"]["tile"]: i for i in order}
     table = point.table
     draws = min(table.tiles_left // max(len(table.players_in()), 1), 40)
     valuation = solo_values(position_of(point), draws, samples, seed,

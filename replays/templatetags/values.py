@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import template
@@ -30,7 +31,7 @@ def _lower_value() -> str:
              "(%(loss)s lost).")
 
 
-SENTENCES = {
+SENTENCES: dict[str, Callable[[], str]] = {
     "lower_value": _lower_value,
     "missed_win": lambda: _(
         "%(best)s wins now for %(win_points)s points; %(actual)s gives that up and is worth "
