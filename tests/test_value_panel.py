@@ -153,3 +153,28 @@ def test_it_shows_trends_of_ones_own_matches_only(alice: Any, bob: Any,
     assert mine.get_absolute_url() not in client.get("/me/trends/").content.decode()
     anonymous = charlie.get("/me/trends/")
     assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
+
+
+def test_it_reports_progress_while_valuing(alice: Any) -> None:
+    match = _valued(alice)
+    HandValues.objects.filter(hand__match=match, hand__number=2).delete()
+    Match.objects.filter(pk=match.pk).update(values_status=Match.Status.RUNNING)
+    fragment = Client().get(f"{match.get_absolute_url()}values/").content.decode()
+    assert "Valuing 1 of 2 hands…" in fragment
+    assert f'hx-get="{match.get_absolute_url()}values/"' in fragment
+    zh = Client().get(f"{match.get_absolute_url()}values/",
+                      HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "正在评估第 1 局，共 2 局" in zh
+
+
+def test_it_stores_the_seat_the_uploader_played(alice: Any) -> None:
+    client = Client()
+    client.force_login(alice)
+    raw = bot_document(43, variant="sichuan", hands=1).decode()
+    response = client.post("/upload/", {"text": raw, "visibility": "private", "seat": "2"})
+    assert response.status_code == 200
+    match = Match.objects.get(owner=alice)
+    assert match.uploader_seat == 2
+    response = client.post("/upload/", {"text": bot_document(44, hands=1).decode(),
+                                        "visibility": "private", "seat": ""})
+    assert Match.objects.filter(owner=alice, uploader_seat__isnull=True).count() == 1
