@@ -178,3 +178,24 @@ def test_it_stores_the_seat_the_uploader_played(alice: Any) -> None:
     response = client.post("/upload/", {"text": bot_document(44, hands=1).decode(),
                                         "visibility": "private", "seat": ""})
     assert Match.objects.filter(owner=alice, uploader_seat__isnull=True).count() == 1
+
+
+def test_it_marks_the_values_failed_naming_the_hand(alice: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from replays.annotation import values
+
+    match = _valued(alice)
+    HandValues.objects.filter(hand__match=match, hand__number=2).delete()
+
+    def broken(*args: Any) -> dict[str, Any]:
+        raise ValueError("the table model met a bad log")
+
+    monkeypatch.setattr(values, "compute", broken)
+    queue_values(match.pk, [0])
+    match.refresh_from_db()
+    assert match.values_status == Match.Status.FAILED
+    assert match.values_error == "hand 2: ValueError: the table model met a bad log"
+    owner = Client()
+    owner.force_login(alice)
+    page = owner.get(match.get_absolute_url()).content.decode()
+    assert "Valuing the choices failed:" in page and "Value every seat" in page

@@ -41,13 +41,15 @@ def values_context(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
     done, total = values_progress_count(match)
     may_ask = match.owned_by(request.user) or bool(getattr(request.user, "is_staff", False))
     return {"match": match, "values_done": done, "values_total": total,
-            "values_may_ask": may_ask and sorted(match.values_seats or []) != [0, 1, 2, 3]}
+            "values_may_ask": may_ask and (match.values_status == Match.Status.FAILED or sorted(
+                match.values_seats or []) != [0, 1, 2, 3])}
 
 
 @require_POST
 @login_required
 def value_all_seats(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """The owner (or staff) asks for every seat's values."""
+    """The owner (or staff) asks for every seat's values; after a failure this queues the
+    missing hands again (rows already stored are kept)."""
     match = visible_match(request, public_id)
     if not (match.owned_by(request.user) or request.user.is_staff):
         raise Http404("No such replay")
