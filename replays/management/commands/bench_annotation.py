@@ -34,6 +34,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
+from django.test.utils import override_settings
 
 from games.bots import simulate
 from games.log import dumps
@@ -74,7 +75,9 @@ class Command(BaseCommand):
                                "set DATABASE_URL")
         count = max(options["values"], 1)
         queue = f"bench-{uuid.uuid4().hex[:12]}"
-        workers = [] if in_process else [_Worker(queue, n) for n in range(count)]
+        # The values pass runs only when it is what is timed (it would keep workers busy).
+        values = "true" if options["values"] else "false"
+        workers = [] if in_process else [_Worker(queue, n, values) for n in range(count)]
         created: list[int] = []
         figures: dict[str, Any] = {"worker": "in-process" if in_process
                                    else f"{count} (solo pool)"}
@@ -84,14 +87,16 @@ class Command(BaseCommand):
         try:
             for worker in workers:
                 worker.start()
-            if options["fair"]:
-                figures["fairness"] = self.time_fairness(options, created)
-            elif options["values"]:
+            if options["values"]:
                 for variant in variants:
                     figures[variant] = self.time_values(variant, options, created)
             else:
-                for variant in variants:
-                    figures[variant] = self.time_one(variant, options, created)
+                with override_settings(VALUES_AFTER_ANNOTATION=False):
+                    if options["fair"]:
+                        figures["fairness"] = self.time_fairness(options, created)
+                    else:
+                        for variant in variants:
+                            figures[variant] = self.time_one(variant, options, created)
         finally:
             for worker in workers:
                 worker.stop()
@@ -127,8 +132,6 @@ class Command(BaseCommand):
     def time_values(self, variant: str, options: dict[str, Any], created: list[int]) -> dict[
             str, Any]:
         """Seat 0 of a match valued: from its annotation done to its values done."""
-        from django.test.utils import override_settings
-
         raw = _document(variant, options["hands"], options["seed"])
         started = time.perf_counter()
         with override_settings(VALUES_AFTER_ANNOTATION=True):
@@ -203,12 +206,13 @@ def _in_memory() -> bool:
 class _Worker:
     """One Celery worker process on a private queue, with this process's settings."""
 
-    def __init__(self, queue: str, number: int = 0) -> None:
+    def __init__(self, queue: str, number: int = 0, values: str = "false") -> None:
         from mahjong_site.celery import app
 
         self.app = app
         self.queue = queue
         self.number = number
+        self.values = values
         self.log = tempfile.NamedTemporaryFile(prefix="bench-worker-", suffix=".log",
                                                delete=False)
         self.process: subprocess.Popen[bytes] | None = None
@@ -222,7 +226,8 @@ class _Worker:
              "--concurrency=1", "-Q", self.queue, "-n", f"{self.queue}-{self.number}@%h",
              "--without-mingle", "--without-gossip", "-l", "warning"],
             # CELERY_QUEUE: the worker sends each match's next hands to its own queue too.
-            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue},
+            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue,
+                 "VALUES_AFTER_ANNOTATION": self.values},
             stdout=self.log,
             stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_until_listening()
