@@ -396,6 +396,39 @@ def bench_worker(seed: int, warm_up: int, rss_matches: int) -> dict[str, Any]:
     return out
 
 
+def bench_value_match(seed: int, hands: int) -> dict[str, Any]:
+    """The values pass (games/value_pass.py) over one seat of a bot match of each variant
+    on this core: every hand annotated, then seat 0's decisions valued, as a worker does."""
+    from games.analysis import analyze_hand
+    from games.bots import simulate
+    from games.match import Replayer
+    from games.value_pass import value_hand
+
+    out: dict[str, Any] = {}
+    for variant in VARIANTS:
+        match = simulate(variant, hands, seed)
+        seconds = cpu = 0.0
+        decisions = 0
+        replayer = Replayer(match)
+        for number, hand in enumerate(match.hands, start=1):
+            annotated = analyze_hand(replayer.begin(number, hand), hand.events, number)
+            start, start_cpu = time.perf_counter(), time.process_time()
+            table = Replayer(match)
+            for earlier in range(1, number):
+                table.play(earlier, match.hands[earlier - 1])
+            valued = value_hand(table.begin(number, hand), hand.events, number,
+                                annotated.to_json()["decisions"], {0}, seed=number)
+            seconds += time.perf_counter() - start
+            cpu += time.process_time() - start_cpu
+            decisions += len(valued["decisions"])
+            replayer = Replayer(match)
+            for earlier in range(1, number + 1):
+                replayer.play(earlier, match.hands[earlier - 1])
+        out[variant] = {"hands": hands, "decisions": decisions, "seconds": round(seconds, 1),
+                        "cpu_seconds": round(cpu, 1)}
+    return out
+
+
 def run_bench(seed: int = 20261130, scale: float = 1.0, rss_matches: int = 0) -> dict[str, Any]:
     """Every figure of the engine's benchmark as one JSON-ready object."""
     rng = random.Random(seed)
@@ -409,6 +442,7 @@ def run_bench(seed: int = 20261130, scale: float = 1.0, rss_matches: int = 0) ->
     result["worker"] = bench_worker(seed, max(int(5 * scale), 1), rss_matches)
     result["value"] = bench_value(rng, seed, max(int(200 * scale), 10),
                                   max(int(2000 * scale), 50))
+    result["value_match"] = bench_value_match(seed, max(int(16 * scale), 1))
     waits = result["waits_with_scores"]["jiaxing_1_wildcards"]["median_ms"]
     result["targets"] = {
         "shanten_at_least_10x_mahjong": (result["shanten_vs_mahjong"].get("ratio") or 0) >= 10,
@@ -422,6 +456,8 @@ def run_bench(seed: int = 20261130, scale: float = 1.0, rss_matches: int = 0) ->
         "worker_first_match_within_1.3x_of_warm": result["worker"]["cold_over_warm"] <= 1.3,
         "worker_rss_at_most_80mb": (result["worker"]["rss"]["rss_mb"] <= 80
                                     if "rss" in result["worker"] else None),
+        "value_one_seat_of_16_hands_at_most_120s": all(
+            v["cpu_seconds"] <= 120 for v in result["value_match"].values()),
         "solo_ready_hand_median_at_most_1ms": all(
             v["median_ms"] <= 1 for k, v in result["value"].items() if k.startswith("solo_ready")),
     }

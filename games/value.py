@@ -76,6 +76,10 @@ class Choice:
     shanten: int | None = None
     action: Event | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # Per-sample (win, points) of a Monte Carlo choice, for paired differences between
+    # choices valued on the same shuffles (not part of the JSON).
+    per_sample: tuple[list[float], list[float]] | None = field(
+        default=None, repr=False, compare=False)
 
     def sort_key(self) -> tuple[float, float, int]:
         """Best first: more expected points, then a better win chance."""
@@ -122,7 +126,8 @@ def sampled_choice(wins: Sequence[float], points: Sequence[float], **fields: Any
     win, win_half = mean_and_half_width(wins)
     mean, half = mean_and_half_width(points)
     return Choice(win, mean, Interval(max(win - win_half, 0.0), min(win + win_half, 1.0)),
-                  Interval(mean - half, mean + half), False, **fields)
+                  Interval(mean - half, mean + half), False,
+                  per_sample=(list(wins), list(points)), **fields)
 
 
 def mean_and_half_width(values: Sequence[float]) -> tuple[float, float]:

@@ -319,3 +319,11 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"celery.app.trace": {"level": env_str("CELERY_TRACE_LOG_LEVEL", "WARNING")}},
 }
+
+# The values pass (issue 17, docs/analysis.md): queued when a match's annotation is done,
+# for the uploader's seat (every seat when it isn't known). VALUES_SOLO_SAMPLES and
+# VALUES_TABLE_SAMPLES set the models' sample counts.
+VALUES_AFTER_ANNOTATION = env_bool("VALUES_AFTER_ANNOTATION", True)
+VALUES_SOLO_SAMPLES = env_int("VALUES_SOLO_SAMPLES", 100)
+VALUES_TABLE_SAMPLES = env_int("VALUES_TABLE_SAMPLES", 16)
+VALUES_SOFT_TIME_LIMIT = env_int("VALUES_SOFT_TIME_LIMIT", 300)

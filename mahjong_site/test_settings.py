@@ -14,3 +14,6 @@ from mahjong_site.settings import *  # noqa: E402,F403
 # Rate limits are off for the suite (a test uploading many documents would hit them); the
 # tests of the limits turn them on with a settings override (tests/test_quotas.py).
 RATE_LIMITS_ENABLED = False
+
+# The values pass plays hands out many times: tests that want it turn it on (or call it).
+VALUES_AFTER_ANNOTATION = False

@@ -74,6 +74,17 @@ class Match(models.Model):
         default=0, help_text="The highest hand number of this run sent to the workers (hands "
                              "are sent a few at a time, so big matches don't hold others up)")
 
+    # The second pass (issue 17): what each choice was worth (replays/annotation/values.py).
+    uploader_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The seat the uploader played (0-3), if they said; "
+                                         "values are computed for it by default")
+    values_status = models.CharField(max_length=8, choices=Status.choices, blank=True,
+                                     default="", help_text="Empty: never valued")
+    values_seats = models.JSONField(default=list, blank=True,
+                                    help_text="The seats the current values run prices")
+    values_run = models.PositiveIntegerField(default=0)
+    values_error = models.TextField(blank=True)
+
     # Set by the upload that stored it when the broker could not be reached (not a column:
     # the row says so by having no annotation_queued_at while queued).
     waiting_for_broker = False
@@ -174,6 +185,29 @@ class AnnotationStep(models.Model):
 
     def __str__(self) -> str:
         return f"{self.annotation} event {self.event}"
+
+
+class HandValues(models.Model):
+    """What each choice of one seat in one hand was worth (``games.value_pass``), keyed by
+    the engine's and the value model's versions; ``data`` holds the valued decisions,
+    ``summary`` the seat's figures for the hand."""
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="values")
+    seat = models.PositiveSmallIntegerField()
+    engine_version = models.CharField(max_length=20)
+    value_version = models.CharField(max_length=20)
+    run = models.PositiveIntegerField(default=0)
+    data = models.JSONField()
+    summary = models.JSONField()
+    created_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(
+            fields=["hand", "seat", "engine_version", "value_version"],
+            name="one_hand_values_per_seat_and_version")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} seat {self.seat} values"
 
 
 class Puzzle(models.Model):

@@ -13,6 +13,10 @@ from typing import Any, TypeVar
 
 import pytest
 
+# Workers the tests start (with the site's own settings) don't run the values pass after
+# annotating unless a test asks (tests/test_value_pass.py): it would keep them busy.
+os.environ.setdefault("VALUES_AFTER_ANNOTATION", "false")
+
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 T = TypeVar("T")

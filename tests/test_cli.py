@@ -131,6 +131,8 @@ def test_it_prints_a_bench_report_at_a_tiny_scale() -> None:
     assert set(got["shanten"]) == {"jiaxing", "putian", "sichuan"}
     assert got["shanten_vs_mahjong"]["agree"] == got["shanten_vs_mahjong"]["hands"]
     assert "jiaxing_1_wildcards" in got["waits_with_scores"]
+    assert set(got["value_match"]) == {"jiaxing", "putian", "sichuan"}
+    assert all(v["hands"] == 1 and v["cpu_seconds"] >= 0 for v in got["value_match"].values())
 
 
 @pytest.mark.parametrize("variant", ["jiaxing", "putian", "sichuan"])

@@ -156,6 +156,9 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
                                                event=step + 1).values_list(
             "decisions", flat=True).first() or []
         decisions = [_ranked(d) for d in stored if seat is None or d["seat"] == seat]
+    from replays.annotation import value_view
+
+    value_view.attach(match, hand_number, decisions)
     steps = sorted({event - 1 for event, _who, _mistake in entries})
     mistakes = sorted({event - 1 for event, _who, mistake in entries if mistake})
 
@@ -166,6 +169,8 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
     return {
         "decisions": decisions,
         "summary": summary,
+        "hand_values": value_view.hand_summary(match, hand_number),
+        "match_values": value_view.match_summary(match, seat),
         "previous_decision": at(max((s for s in steps if s < step), default=None)),
         "next_decision": at(min((s for s in steps if s > step), default=None)),
         "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),

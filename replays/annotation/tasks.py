@@ -132,6 +132,20 @@ def annotate_hand(hand_id: int) -> None:
                 annotation_status=Match.Status.DONE)
             if finished and match.publishable:
                 transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
+            if finished and settings.VALUES_AFTER_ANNOTATION:
+                transaction.on_commit(lambda: _queue_values(match.pk))
+
+
+def _queue_values(match_id: int) -> None:
+    """The second pass, once the first is done (replays/annotation/values.py); a broker
+    failure leaves the values unqueued (the owner's button queues them again)."""
+    from replays.annotation.values import queue_values
+
+    try:
+        queue_values(match_id)
+    except Exception as error:  # noqa: BLE001 - the annotation itself is stored
+        log.warning("values of match %s not queued: %s: %s", match_id,
+                    type(error).__name__, error)
 
 
 def annotate(match: Match, number: int) -> dict[str, object]:
@@ -256,3 +270,8 @@ def send_waiting() -> int:
         log.warning("send_waiting: %d of %d matches that waited for the broker sent", sent,
                     len(waiting))
     return sent
+
+
+# The values pass's task lives beside its services; importing it here registers it with the
+# workers (Celery discovers ``replays.annotation.tasks``).
+from replays.annotation import values as _values  # noqa: E402,F401

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
-from django.http import HttpResponse
-from django.shortcuts import render
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from replays.annotation.tasks import progress as count
+from replays.annotation.value_view import totals, trends
+from replays.annotation.values import progress as values_progress_count
+from replays.annotation.values import queue_values
 from replays.htmx import HtmxHttpRequest
 from replays.library.services import visible_match
+from replays.models import Match
 from replays.security import mark_not_shared
 
 
@@ -17,3 +27,45 @@ def progress(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     done, total = count(match)
     return mark_not_shared(render(request, "annotation/progress.html", {
         "match": match, "done": done, "total": total}), match)
+
+
+def values_progress(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The values pass's status of a match; polled by htmx while it runs."""
+    match = visible_match(request, public_id)
+    return mark_not_shared(render(request, "annotation/values_status.html",
+                                  values_context(request, match)), match)
+
+
+def values_context(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
+    """What the values status shows: progress, and whether this user may ask for more."""
+    done, total = values_progress_count(match)
+    may_ask = match.owned_by(request.user) or bool(getattr(request.user, "is_staff", False))
+    return {"match": match, "values_done": done, "values_total": total,
+            "values_may_ask": may_ask and (match.values_status == Match.Status.FAILED or sorted(
+                match.values_seats or []) != [0, 1, 2, 3])}
+
+
+@require_POST
+@login_required
+def value_all_seats(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The owner (or staff) asks for every seat's values; after a failure this queues the
+    missing hands again (rows already stored are kept)."""
+    match = visible_match(request, public_id)
+    if not (match.owned_by(request.user) or request.user.is_staff):
+        raise Http404("No such replay")
+    queue_values(match.pk, [0, 1, 2, 3])
+    messages.success(request, _("Every seat's choices are being valued."))
+    return redirect(match)
+
+
+@login_required
+def my_trends(request: HtmxHttpRequest) -> HttpResponse:
+    """``/me/trends/``: the signed-in player's own valued matches, newest first."""
+    rows = trends(request.user)
+    overall = totals([row for row in rows]) if rows else None
+    peak = max((row["lost_per_decision"] for row in rows), default=0.0) or 1.0
+    for row in rows:
+        row["bar"] = round(100 * row["lost_per_decision"] / peak)
+    response = render(request, "annotation/trends.html", {"rows": rows, "overall": overall})
+    response["Cache-Control"] = "private, no-store"
+    return response

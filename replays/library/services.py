@@ -131,7 +131,7 @@ def check_storage(owner: Any, size: int) -> None:
 
 
 def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Visibility.PUBLIC,
-                   title: str = "") -> Match:
+                   title: str = "", uploader_seat: int | None = None) -> Match:
     """Validate and store one document atomically; raise UploadError or DuplicateUpload.
 
     The cheap checks come first (size, type, the hash's duplicate, the account's storage),
@@ -159,6 +159,7 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
             hand_count=len(log.hands),
             totals=result.totals,
             engine_version=ENGINE_VERSION,
+            uploader_seat=uploader_seat,
         )
         Hand.objects.bulk_create(
             Hand(match=stored, number=number, dealer=hand.dealer,

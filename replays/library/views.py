@@ -21,6 +21,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.urls import reverse
+from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
@@ -29,6 +30,7 @@ from django.views.decorators.vary import vary_on_headers
 from games.variants import VARIANTS
 from replays import limits
 from replays.annotation.services import panel
+from replays.annotation.views import values_context
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import board_at, replayed_match
 from replays.library.links import viewer_links
@@ -57,6 +59,10 @@ class UploadForm(forms.Form):
     title = forms.CharField(required=False, max_length=200, label=gettext_lazy("Title"))
     visibility = forms.ChoiceField(choices=Match.Visibility.choices,
                                    initial=Match.Visibility.PUBLIC)
+    seat = forms.TypedChoiceField(
+        required=False, coerce=int, empty_value=None, label=gettext_lazy("My seat"),
+        choices=[("", gettext_lazy("not said (value every seat)")),
+                 *((str(s), format_lazy("{} {}", gettext_lazy("seat"), s + 1)) for s in range(4))])
     text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
                            label=gettext_lazy("…or paste a document"))
 
@@ -164,7 +170,8 @@ def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes
     try:
         match = store_document(raw, owner=request.user,
                                visibility=form.cleaned_data["visibility"],
-                               title=form.cleaned_data["title"])
+                               title=form.cleaned_data["title"],
+                               uploader_seat=form.cleaned_data.get("seat"))
     except DuplicateUpload as duplicate:
         existing = duplicate.existing
         visible = existing.owned_by(request.user) or existing.publishable
@@ -200,7 +207,7 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     links = viewer_links(match, board, viewer_seat, spoilers)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "analysis": analysis, "spoilers": spoilers,
+               "analysis": analysis, "spoilers": spoilers, **values_context(request, match),
                "owner_form": VisibilityForm(initial={"visibility": match.visibility})
                if match.owned_by(request.user) else None}
     template = "library/viewer.html#board" if wants_fragment(request) else "library/viewer.html"

@@ -11,6 +11,11 @@ deleted at the end, its queue removed.
 then at once a 4-hand one, and the 4-hand one is timed from its upload until done, with
 how many of the big match's hands were annotated meanwhile. It needs a broker (in-process
 there is no queue to be fair in).
+
+``--values W`` times the values pass (issue 17) instead: each variant's 16-hand match is
+uploaded with the uploader's seat 0 and timed from "annotated" to "values done", with W
+workers of its own on one private queue (in-process without a broker: one core).
+``--variants`` picks the variants.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
+from django.test.utils import override_settings
 
 from games.bots import simulate
 from games.log import dumps
@@ -51,6 +57,10 @@ class Command(BaseCommand):
                             help="seconds to wait for one match")
         parser.add_argument("--fair", type=int, default=0, metavar="N",
                             help="time a 4-hand upload made right after an N-hand one")
+        parser.add_argument("--values", type=int, default=0, metavar="WORKERS",
+                            help="time valuing seat 0 of each match with this many workers")
+        parser.add_argument("--variants", default=",".join(VARIANTS),
+                            help="comma-separated variants to time")
 
     def handle(self, *args: Any, **options: Any) -> None:
         if options["hands"] < 1:
@@ -63,19 +73,32 @@ class Command(BaseCommand):
         if not in_process and connection.vendor == "sqlite" and _in_memory():
             raise CommandError("a worker process cannot share an in-memory SQLite database; "
                                "set DATABASE_URL")
-        worker = None if in_process else _Worker()
+        count = max(options["values"], 1)
+        queue = f"bench-{uuid.uuid4().hex[:12]}"
+        # The values pass runs only when it is what is timed (it would keep workers busy).
+        values = "true" if options["values"] else "false"
+        workers = [] if in_process else [_Worker(queue, n, values) for n in range(count)]
         created: list[int] = []
-        figures: dict[str, Any] = {"worker": "in-process" if in_process else "1 (solo pool)"}
+        figures: dict[str, Any] = {"worker": "in-process" if in_process
+                                   else f"{count} (solo pool)"}
+        variants = [v for v in options["variants"].split(",") if v]
+        if any(v not in VARIANTS for v in variants):
+            raise CommandError(f"--variants: choose among {', '.join(VARIANTS)}")
         try:
-            if worker is not None:
+            for worker in workers:
                 worker.start()
-            if options["fair"]:
-                figures["fairness"] = self.time_fairness(options, created)
+            if options["values"]:
+                for variant in variants:
+                    figures[variant] = self.time_values(variant, options, created)
             else:
-                for variant in VARIANTS:
-                    figures[variant] = self.time_one(variant, options, created)
+                with override_settings(VALUES_AFTER_ANNOTATION=False):
+                    if options["fair"]:
+                        figures["fairness"] = self.time_fairness(options, created)
+                    else:
+                        for variant in variants:
+                            figures[variant] = self.time_one(variant, options, created)
         finally:
-            if worker is not None:
+            for worker in workers:
                 worker.stop()
             Match.objects.filter(pk__in=created).delete()
         self.stdout.write(json.dumps(figures, indent=2))
@@ -105,6 +128,34 @@ class Command(BaseCommand):
         return {"hands": options["hands"], "upload_s": round(stored - started, 2),
                 "upload_to_done_s": round(done - started, 2)}
 
+
+    def time_values(self, variant: str, options: dict[str, Any], created: list[int]) -> dict[
+            str, Any]:
+        """Seat 0 of a match valued: from its annotation done to its values done."""
+        raw = _document(variant, options["hands"], options["seed"])
+        started = time.perf_counter()
+        with override_settings(VALUES_AFTER_ANNOTATION=True):
+            match = store_document(raw, visibility=Match.Visibility.PRIVATE, uploader_seat=0)
+        created.append(match.pk)
+        deadline = started + options["timeout"]
+        self._wait(match, variant, deadline)
+        annotated = time.perf_counter()
+        while True:
+            match.refresh_from_db(fields=["values_status", "values_error"])
+            if match.values_status == Match.Status.DONE:
+                break
+            if match.values_status == Match.Status.FAILED:
+                raise CommandError(f"{variant}: valuing failed: {match.values_error}")
+            if time.perf_counter() > deadline:
+                raise CommandError(f"{variant}: not valued after {options['timeout']} s")
+            time.sleep(0.1)
+        done = time.perf_counter()
+        from replays.annotation.value_view import match_summary
+
+        figures = match_summary(match, 0)
+        return {"hands": options["hands"], "annotation_s": round(annotated - started, 2),
+                "values_s": round(done - annotated, 2),
+                "decisions_valued": figures[0]["decisions"] if figures else 0}
 
     def time_fairness(self, options: dict[str, Any], created: list[int]) -> dict[str, Any]:
         from django.conf import settings
@@ -155,11 +206,13 @@ def _in_memory() -> bool:
 class _Worker:
     """One Celery worker process on a private queue, with this process's settings."""
 
-    def __init__(self) -> None:
+    def __init__(self, queue: str, number: int = 0, values: str = "false") -> None:
         from mahjong_site.celery import app
 
         self.app = app
-        self.queue = f"bench-{uuid.uuid4().hex[:12]}"
+        self.queue = queue
+        self.number = number
+        self.values = values
         self.log = tempfile.NamedTemporaryFile(prefix="bench-worker-", suffix=".log",
                                                delete=False)
         self.process: subprocess.Popen[bytes] | None = None
@@ -170,10 +223,11 @@ class _Worker:
         self.app.conf.update(task_routes={"replays.tasks.*": {"queue": self.queue}})
         self.process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "mahjong_site", "worker", "--pool=solo",
-             "--concurrency=1", "-Q", self.queue, "-n", f"{self.queue}@%h",
+             "--concurrency=1", "-Q", self.queue, "-n", f"{self.queue}-{self.number}@%h",
              "--without-mingle", "--without-gossip", "-l", "warning"],
             # CELERY_QUEUE: the worker sends each match's next hands to its own queue too.
-            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue},
+            cwd=ROOT, env={**os.environ, "PYTHONUNBUFFERED": "1", "CELERY_QUEUE": self.queue,
+                 "VALUES_AFTER_ANNOTATION": self.values},
             stdout=self.log,
             stderr=subprocess.STDOUT, start_new_session=True)
         self._wait_until_listening()
@@ -192,7 +246,7 @@ class _Worker:
     def _name(self) -> str:
         import socket
 
-        return f"{self.queue}@{socket.gethostname()}"
+        return f"{self.queue}-{self.number}@{socket.gethostname()}"
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

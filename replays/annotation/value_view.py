@@ -1,0 +1,140 @@
+"""What the viewer and the trends page show of the values pass (docs/analysis.md).
+
+Each alternative of a shown decision gets its win chance, expected points, a bar (full for
+the best choice, shorter by the loss measured in wins of this decision's value: a loss of a
+whole win's value empties it), its loss and severity; the hand's and the match's summaries
+add up the seat's rows; the trends page lists a player's own matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from replays.annotation.values import current_values
+from replays.library.links import step_url
+from replays.models import HandValues, Match
+
+BIGGEST = 5  # mistakes listed in a match's summary
+
+
+def bar(points: float, best: float, loss: float, unit: float) -> int:
+    """The bar's width in percent: this choice's expected points as a share of the best
+    choice's; where the best is worth nothing or less (the table model's net results can
+    be negative), full less the loss counted in wins of this decision's value.
+
+    >>> bar(0.5, 2.0, 1.5, 4.0), bar(2.0, 2.0, 0.0, 4.0), bar(-1.0, -0.5, 0.5, 2.0)
+    (25, 100, 75)
+    """
+    if best > 0:
+        return max(0, min(100, round(100 * points / best)))
+    if unit <= 0:
+        return 100
+    return max(0, min(100, round(100 * (1 - loss / unit))))
+
+
+def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> None:
+    """Add each decision's values (``decision["values"]``) and each alternative's
+    (``alt["value"]``) where the values pass has priced them."""
+    seats = {d["seat"] for d in decisions}
+    if not decisions:
+        return
+    rows = current_values(match).filter(hand__number=hand_number, seat__in=seats).values_list(
+        "data", flat=True)
+    by_key = {(v["event"], v["seat"]): v for data in rows for v in data}
+    for decision in decisions:
+        valued = by_key.get((decision["event"], decision["seat"]))
+        if valued is None:
+            continue
+        decision["values"] = valued
+        priced = {row["index"]: row for row in valued["alternatives"]}
+        for alt in decision["alternatives"]:
+            row = priced.get(alt["index"])
+            if row is not None:
+                best = priced[valued["best"]]["expected_points"]
+                alt["value"] = dict(row, bar=bar(row["expected_points"], best, row["loss"],
+                                                 valued["unit"]),
+                                    is_best=alt["index"] == valued["best"])
+
+
+def hand_summary(match: Match, hand_number: int) -> list[dict[str, Any]]:
+    """Per valued seat of the hand: decisions, best taken, mistakes, points lost."""
+    return [dict(summary) for summary in current_values(match).filter(
+        hand__number=hand_number).order_by("seat").values_list("summary", flat=True)]
+
+
+def match_summary(match: Match, seat: int | None = None) -> list[dict[str, Any]]:
+    """Per valued seat of the match: the hands' figures added up, and the biggest mistakes
+    (with links to their steps)."""
+    rows = current_values(match).select_related(None).values_list(
+        "seat", "hand__number", "summary", "data")
+    seats: dict[int, dict[str, Any]] = {}
+    for who, number, summary, data in rows:
+        if seat is not None and who != seat:
+            continue
+        total = seats.setdefault(who, {"seat": who, "hands": 0, "decisions": 0,
+                                       "best_taken": 0, "mistakes": 0, "big": 0,
+                                       "points_lost": 0.0, "worst": []})
+        total["hands"] += 1
+        for name in ("decisions", "best_taken", "mistakes", "big"):
+            total[name] += summary[name]
+        total["points_lost"] += summary["points_lost"]
+        total["worst"].extend(
+            {"hand": number, "event": d["event"], "step": d["event"] - 1, "loss": d["loss"], "severity": d["severity"],
+             "explanation": d["explanation"], "url": step_url(match, number, d["event"] - 1,
+                                                              who)}
+            for d in data if d["mistake"])
+    for total in seats.values():
+        total["worst"] = sorted(total["worst"], key=lambda m: -m["loss"])[:BIGGEST]
+        total["points_lost"] = round(total["points_lost"], 2)
+        total["best_share"] = share(total["best_taken"], total["decisions"])
+    return [seats[s] for s in sorted(seats)]
+
+
+def share(part: int, whole: int) -> int:
+    """A percentage, rounded (0 of 0 is 0).
+
+    >>> share(2, 3)
+    67
+    """
+    return round(100 * part / whole) if whole else 0
+
+
+def trends(user: Any) -> list[dict[str, Any]]:
+    """The user's own matches with values, newest first: for each, the seats valued and
+    the figures of the seat they played (the uploader's seat, else every valued seat)."""
+    matches = list(Match.objects.filter(owner=user).defer("document").order_by(
+        "-uploaded_at", "-id")[:200])
+    by_match: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+    rows = HandValues.objects.filter(hand__match__in=matches).values_list(
+        "hand__match_id", "seat", "summary", "engine_version", "value_version")
+    from games.analysis import ENGINE_VERSION
+    from games.value_pass import VALUE_MODEL_VERSION
+
+    for match_id, seat, summary, engine, model in rows:
+        if engine == ENGINE_VERSION and model == VALUE_MODEL_VERSION:
+            by_match.setdefault(match_id, []).append((seat, summary))
+    out = []
+    for match in matches:
+        found = by_match.get(match.pk)
+        if not found:
+            continue
+        seats = ({match.uploader_seat} if match.uploader_seat is not None
+                 else {seat for seat, _ in found})
+        picked = [s for seat, s in found if seat in seats]
+        if not picked:
+            continue
+        out.append(dict(totals(picked), match=match, seats=sorted(seats)))
+    return out
+
+
+def totals(summaries: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Hand summaries added up, with the best-choice share and the points lost per
+    decision."""
+    decisions = sum(s["decisions"] for s in summaries)
+    best = sum(s["best_taken"] for s in summaries)
+    lost = sum(s["points_lost"] for s in summaries)
+    return {"decisions": decisions, "best_taken": best, "best_share": share(best, decisions),
+            "mistakes": sum(s["mistakes"] for s in summaries),
+            "big": sum(s["big"] for s in summaries), "points_lost": round(lost, 2),
+            "lost_per_decision": round(lost / decisions, 3) if decisions else 0.0}

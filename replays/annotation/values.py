@@ -1,0 +1,136 @@
+"""The second pass (issue 17): what each choice was worth, on the workers (docs/analysis.md).
+
+After a match's annotation is done, :func:`queue_values` sends one task per hand and seat
+(:func:`value_hand`, taking primary keys). A task is idempotent — one
+:class:`~replays.models.HandValues` row per hand, seat, engine version and value-model
+version, replaced in one transaction — acknowledged late, retried with backoff and limited
+in time. Each finished task counts the match's rows under the match's lock (the counter of
+a fan-out): the one that completes the set marks the match's values done.
+
+Whose values: the uploader's seat when the upload said it (``Match.uploader_seat``),
+otherwise every seat; all seats on request (the owner's or staff's button); a played
+match's caller names the player's seat (``queue_values(match_id, [seat])``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from typing import Any
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+
+from games.analysis import ENGINE_VERSION
+from games.table import TABLES
+from games.value_pass import VALUE_MODEL_VERSION
+from games.value_pass import value_hand as price_hand
+from replays.library.board import replayed_match
+from replays.models import Annotation, Hand, HandValues, Match
+from replays.retries import RetriedWithBackoff
+
+log = logging.getLogger(__name__)
+SEATS = (0, 1, 2, 3)
+
+
+def default_seats(match: Match) -> list[int]:
+    """The uploader's seat when known, else every seat."""
+    return [match.uploader_seat] if match.uploader_seat is not None else list(SEATS)
+
+
+def current_values(match: Match) -> Any:
+    """The match's values rows by the current engine and value model."""
+    return HandValues.objects.filter(hand__match_id=match.pk, engine_version=ENGINE_VERSION,
+                                     value_version=VALUE_MODEL_VERSION)
+
+
+def queue_values(match_id: int, seats: Iterable[int] | None = None) -> int:
+    """Value the match's hands for ``seats`` (None: the default seats), adding to the seats
+    valued before; returns how many tasks were sent (rows that exist are kept)."""
+    match = Match.objects.filter(pk=match_id).only("pk", "uploader_seat", "values_seats",
+                                                   "hand_count").first()
+    if match is None:
+        return 0
+    wanted = sorted({*match.values_seats, *(default_seats(match) if seats is None else seats)})
+    if any(seat not in SEATS for seat in wanted):
+        raise ValueError(f"seats must be 0 to 3, not {wanted} (C-2)")
+    have = set(current_values(match).values_list("hand_id", "seat"))
+    hands = list(Hand.objects.filter(match_id=match_id).order_by("number").values_list(
+        "pk", flat=True))
+    missing = [(hand, seat) for hand in hands for seat in wanted if (hand, seat) not in have]
+    status = Match.Status.QUEUED if missing else Match.Status.DONE
+    Match.objects.filter(pk=match_id).update(values_seats=wanted, values_status=status,
+                                             values_error="")
+    for hand_id, seat in missing:
+        value_hand.delay(hand_id, seat)
+    return len(missing)
+
+
+def progress(match: Match) -> tuple[int, int]:
+    """(hands valued, hands to value) over the seats asked for: "valuing k of N hands"."""
+    seats = match.values_seats or []
+    done = current_values(match).filter(seat__in=seats).count()
+    return done // max(len(seats), 1), match.hand_count
+
+
+class ValueHand(RetriedWithBackoff):
+    soft_time_limit = settings.VALUES_SOFT_TIME_LIMIT
+    time_limit = settings.VALUES_SOFT_TIME_LIMIT + 60
+
+    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
+                   kwargs: dict[str, Any], einfo: Any) -> None:
+        """Retried in vain: the match's values are failed, naming the hand and the error."""
+        hand_id = int(kwargs.get("hand_id", args[0] if args else 0))
+        log.error("valuing hand %s failed", hand_id, exc_info=exc)
+        hand = Hand.objects.filter(pk=hand_id).only("number", "match_id").first()
+        if hand is not None:
+            Match.objects.filter(pk=hand.match_id).update(
+                values_status=Match.Status.FAILED,
+                values_error=f"hand {hand.number}: {type(exc).__name__}: {exc}"[:2000])
+
+
+@shared_task(name="replays.tasks.value_hand", base=ValueHand)
+def value_hand(hand_id: int, seat: int) -> None:
+    """Value one hand's decisions for one seat (by primary key); safe to run twice."""
+    hand = Hand.objects.select_related("match").defer("match__document").filter(
+        pk=hand_id).first()
+    if hand is None:
+        return  # deleted since it was queued
+    match = hand.match
+    Match.objects.filter(pk=match.pk, values_status=Match.Status.QUEUED).update(
+        values_status=Match.Status.RUNNING)
+    result = compute(match, hand, seat)
+    with transaction.atomic():
+        locked = Match.objects.select_for_update().filter(pk=match.pk).only(
+            "pk", "values_seats", "hand_count", "values_run").first()
+        if locked is None:
+            return
+        HandValues.objects.update_or_create(
+            hand=hand, seat=seat, engine_version=ENGINE_VERSION,
+            value_version=VALUE_MODEL_VERSION,
+            defaults={"data": result["decisions"], "summary": result["summary"][0],
+                      "run": locked.values_run})
+        done = current_values(locked).filter(seat__in=locked.values_seats).count()
+        if done >= locked.hand_count * len(locked.values_seats):
+            Match.objects.filter(pk=match.pk).exclude(
+                values_status=Match.Status.FAILED).update(values_status=Match.Status.DONE)
+
+
+def compute(match: Match, hand: Hand, seat: int) -> dict[str, Any]:
+    """The engine's values of one stored hand for one seat (its annotation read, or made
+    when the first pass hasn't stored it)."""
+    annotation = Annotation.objects.filter(hand=hand, engine_version=ENGINE_VERSION).only(
+        "data").first()
+    if annotation is not None:
+        decisions = annotation.data.get("decisions", [])
+    else:
+        from replays.annotation.tasks import annotate
+
+        decisions = annotate(match, hand.number).get("decisions", [])
+    data = replayed_match(match)
+    table = TABLES[data.match.variant](data.setups[hand.number - 1])
+    return price_hand(table, data.match.hands[hand.number - 1].events, hand.number,
+                      decisions, {seat}, seed=hand.number,
+                      solo_samples=settings.VALUES_SOLO_SAMPLES,
+                      table_samples=settings.VALUES_TABLE_SAMPLES)

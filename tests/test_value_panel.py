@@ -1,0 +1,201 @@
+"""The values pass on the site (issue 17): in-process after the annotation, the viewer's
+columns and summaries in English and Chinese, the owner's every-seat button and the
+trends page (alice owns, bob has his own, charlie is anonymous)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.test.utils import override_settings
+
+from games.analysis import ENGINE_VERSION
+from games.value_pass import VALUE_MODEL_VERSION
+from replays.annotation.value_view import match_summary
+from replays.annotation.values import queue_values
+from replays.library.services import store_document
+from replays.models import HandValues, Match
+
+from .conftest import bot_document
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@override_settings(VALUES_AFTER_ANNOTATION=True, VALUES_SOLO_SAMPLES=40,
+                   VALUES_TABLE_SAMPLES=6)
+def _valued(owner: Any, seed: int = 41, seat: int | None = 0) -> Match:
+    with transaction.atomic():
+        match = store_document(bot_document(seed, variant="sichuan", hands=2), owner=owner,
+                               uploader_seat=seat)
+    match.refresh_from_db()
+    assert match.values_status == Match.Status.DONE, match.values_error
+    return match
+
+
+def _mistake_step(match: Match) -> tuple[int, dict[str, Any]]:
+    for row in HandValues.objects.filter(hand__match=match).order_by("hand__number"):
+        for decision in row.data:
+            return row.hand.number, decision
+    pytest.fail("no valued decision")
+
+
+def test_it_values_the_uploaders_seat_once_annotated(alice: Any) -> None:
+    match = _valued(alice)
+    rows = HandValues.objects.filter(hand__match=match)
+    assert {r.seat for r in rows} == {0}
+    assert rows.count() == match.hand_count
+    assert all(r.engine_version == ENGINE_VERSION and r.value_version == VALUE_MODEL_VERSION
+               for r in rows)
+    for row in rows:
+        for decision in row.data:
+            best = next(a for a in decision["alternatives"] if a["index"] == decision["best"])
+            assert best["loss"] == 0
+            for alt in decision["alternatives"]:
+                assert alt["expected_points"] <= best["expected_points"] + 1e-9
+                low, high = alt["loss_ci95"]
+                assert low <= alt["loss"] + 1e-6 and alt["loss"] <= high + 1e-6
+                if alt["severity"] != "none":
+                    assert low > 0  # a mistake's paired interval excludes zero
+            if decision["mistake"]:
+                assert decision["explanation"]["id"]
+
+
+def test_it_is_idempotent_and_adds_seats_on_request(alice: Any) -> None:
+    match = _valued(alice)
+    before = list(HandValues.objects.filter(hand__match=match).values_list("pk", flat=True))
+    with override_settings(VALUES_SOLO_SAMPLES=40, VALUES_TABLE_SAMPLES=6):
+        assert queue_values(match.pk, [0]) == 0  # nothing missing: nothing sent
+        assert queue_values(match.pk, [1]) == match.hand_count
+    match.refresh_from_db()
+    assert match.values_seats == [0, 1]
+    assert match.values_status == Match.Status.DONE
+    assert set(before) <= set(HandValues.objects.filter(hand__match=match).values_list(
+        "pk", flat=True))
+    assert {s["seat"] for s in match_summary(match)} == {0, 1}
+
+
+def test_it_shows_values_beside_every_alternative_in_both_languages(alice: Any) -> None:
+    match = _valued(alice)
+    hand, decision = _mistake_step(match)
+    client = Client()
+    url = match.get_absolute_url()
+    english = client.get(url, {"hand": hand, "step": decision["event"] - 1, "seat": 0})
+    text = english.content.decode()
+    assert english.status_code == 200
+    for heading in ("Win chance", "Expected points", "Against the best"):
+        assert f"<th>{heading}</th>" in text
+    shown = re.findall(r'class="alt-win" data-label="[^"]*">([^<]*)</td>', text)
+    expected = sorted(f"{100 * a['win_probability']:.1f}%" for a in decision["alternatives"])
+    assert sorted(s for s in shown if s != "–") == expected
+    assert "★ best" in text
+    assert "This match&#x27;s values" in text or "This match's values" in text
+    assert "What each choice was worth: done." in text
+    chinese = client.get(url, {"hand": hand, "step": decision["event"] - 1, "seat": 0},
+                         HTTP_ACCEPT_LANGUAGE="zh-hans")
+    zh = chinese.content.decode()
+    for heading in ("胜率", "期望分", "与最佳相比"):
+        assert f"<th>{heading}</th>" in zh
+    assert "Win chance" not in zh and "★ 最佳" in zh
+
+
+def test_it_words_every_explanation_from_its_numbers() -> None:
+    from django.utils import translation
+
+    from replays.templatetags.values import SENTENCES, explanation
+
+    params = {"best": {"type": "discard", "tile": "9p"}, "actual": {"type": "pass"},
+              "win_best": 41.8, "win_actual": 22.0, "points_best": 3.91,
+              "points_actual": 1.5, "loss": 2.41, "steps": 1, "tiles_best": 12,
+              "tiles_actual": 8, "wait_best": 8, "wait_actual": 2, "win_points": 16}
+    for language in ("en", "zh-hans"):
+        with translation.override(language):
+            for key in SENTENCES:
+                sentence = explanation({"id": key, "params": params})
+                assert "%(" not in sentence and ("41.8" in sentence or "3.91" in sentence
+                                                 or "16" in sentence), (key, sentence)
+                if language == "zh-hans":
+                    assert "discard" not in sentence and "instead of" not in sentence
+
+
+def test_it_lets_only_the_owner_ask_for_every_seat(alice: Any, bob: Any) -> None:
+    match = _valued(alice)
+    url = f"{match.get_absolute_url()}values/all-seats/"
+    other = Client()
+    other.force_login(bob)
+    assert other.post(url).status_code == 404
+    assert Client().post(url).status_code == 302  # anonymous: to the log-in page
+    match.refresh_from_db()
+    assert match.values_seats == [0]
+    owner = Client()
+    owner.force_login(alice)
+    with override_settings(VALUES_SOLO_SAMPLES=40, VALUES_TABLE_SAMPLES=6):
+        assert owner.post(url).status_code == 302
+    match.refresh_from_db()
+    assert match.values_seats == [0, 1, 2, 3]
+    assert HandValues.objects.filter(hand__match=match).count() == 4 * match.hand_count
+
+
+def test_it_shows_trends_of_ones_own_matches_only(alice: Any, bob: Any,
+                                                  charlie: Client) -> None:
+    mine = _valued(alice, seed=41)
+    _valued(bob, seed=42)
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/me/trends/").content.decode()
+    assert mine.get_absolute_url() in page
+    assert page.count('<td class="alt-choice"><a href="/replays/') == 1
+    summary = match_summary(mine, 0)[0]
+    assert f"{summary['best_share']}%" in page
+    client.force_login(bob)
+    assert mine.get_absolute_url() not in client.get("/me/trends/").content.decode()
+    anonymous = charlie.get("/me/trends/")
+    assert anonymous.status_code == 302 and "/login" in anonymous["Location"]
+
+
+def test_it_reports_progress_while_valuing(alice: Any) -> None:
+    match = _valued(alice)
+    HandValues.objects.filter(hand__match=match, hand__number=2).delete()
+    Match.objects.filter(pk=match.pk).update(values_status=Match.Status.RUNNING)
+    fragment = Client().get(f"{match.get_absolute_url()}values/").content.decode()
+    assert "Valuing 1 of 2 hands…" in fragment
+    assert f'hx-get="{match.get_absolute_url()}values/"' in fragment
+    zh = Client().get(f"{match.get_absolute_url()}values/",
+                      HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "正在评估第 1 局，共 2 局" in zh
+
+
+def test_it_stores_the_seat_the_uploader_played(alice: Any) -> None:
+    client = Client()
+    client.force_login(alice)
+    raw = bot_document(43, variant="sichuan", hands=1).decode()
+    response = client.post("/upload/", {"text": raw, "visibility": "private", "seat": "2"})
+    assert response.status_code == 200
+    match = Match.objects.get(owner=alice)
+    assert match.uploader_seat == 2
+    response = client.post("/upload/", {"text": bot_document(44, hands=1).decode(),
+                                        "visibility": "private", "seat": ""})
+    assert Match.objects.filter(owner=alice, uploader_seat__isnull=True).count() == 1
+
+
+def test_it_marks_the_values_failed_naming_the_hand(alice: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from replays.annotation import values
+
+    match = _valued(alice)
+    HandValues.objects.filter(hand__match=match, hand__number=2).delete()
+
+    def broken(*args: Any) -> dict[str, Any]:
+        raise ValueError("the table model met a bad log")
+
+    monkeypatch.setattr(values, "compute", broken)
+    queue_values(match.pk, [0])
+    match.refresh_from_db()
+    assert match.values_status == Match.Status.FAILED
+    assert match.values_error == "hand 2: ValueError: the table model met a bad log"
+    owner = Client()
+    owner.force_login(alice)
+    page = owner.get(match.get_absolute_url()).content.decode()
+    assert "Valuing the choices failed:" in page and "Value every seat" in page
