@@ -31,6 +31,7 @@ from games.position import Position
 from games.registry import NAMES
 from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
+from replays.puzzles import ratings
 
 VARIANTS = NAMES
 VISITOR_KEY = "puzzle_visitor"
@@ -83,7 +84,8 @@ def generated_puzzle(variant: str, difficulty: int, seed: str) -> Puzzle:
         with transaction.atomic():
             return Puzzle.objects.create(variant=variant, difficulty=measured, seed=key,
                                          position=position, answer=answer,
-                                         engine_version=ENGINE_VERSION)
+                                         engine_version=ENGINE_VERSION,
+                                         **ratings.puzzle_start(measured))
     except IntegrityError:  # made at the same moment by another request
         return Puzzle.objects.get(source=Puzzle.Source.GENERATED, variant=variant, seed=key)
 
@@ -171,7 +173,7 @@ def harvest(match: Match, limit: int = SPOTS_PER_MATCH, hand: int | None = None
             event_number=spot.event, seat=spot.seat,
             defaults={"variant": match.variant, "difficulty": difficulty,
                       "position": spot.position, "answer": answer,
-                      "engine_version": ENGINE_VERSION})
+                      "engine_version": ENGINE_VERSION, **ratings.puzzle_start(difficulty)})
         made.append(puzzle)
     return made
 
@@ -240,6 +242,7 @@ def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) 
         previous = attempts_of(request).get(puzzle=puzzle)
         return Result(previous, verdict_of(previous), counted=False)
     record_reveal(request, puzzle)  # answered: the verdict, with the answer, comes next
+    ratings.rate(attempt)  # ranked answers only
     return Result(attempt, verdict, counted=True)
 
 

@@ -21,7 +21,8 @@ from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
 from replays.library.links import step_url
-from replays.models import DailyPuzzle, Match, Puzzle, shown_puzzles
+from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
+from replays.puzzles import ratings
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
 
@@ -76,6 +77,7 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
         progress = puzzles.progress(puzzles.attempts_of(request))
         context["progress"] = progress
         context["share"] = puzzles.share_text(found, verdict, daily_day, progress.streak)
+        context["rating_change"] = RatingChange.objects.filter(attempt=attempt).first()
     if wants_fragment(request) and request.method == "POST":
         return render(request, "puzzles/puzzle.html#answer", context, status=status)
     return render(request, "puzzles/puzzle.html", context, status=status)
@@ -149,13 +151,18 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
         "progress": puzzles.progress(attempts),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
+        "rating": ratings.summary(request.user),
+        "rating_chart": ratings.history_chart(request.user),
+        "min_answers": ratings.LEADERBOARD_MIN_ANSWERS,
     })
 
 
 @require_GET
 def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
+    """Players by puzzle rating, from ``LEADERBOARD_MIN_ANSWERS`` rated answers on."""
     return render(request, "puzzles/leaderboard.html",
-                  {"rows": puzzles.leaderboard(50)})
+                  {"rows": ratings.leaderboard(50),
+                   "min_answers": ratings.LEADERBOARD_MIN_ANSWERS})
 
 
 # -- what the page shows ------------------------------------------------------
