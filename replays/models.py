@@ -286,6 +286,8 @@ class Attempt(models.Model):
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     mode = models.CharField(max_length=8, blank=True,
                             help_text="The training mode it was given in (blank: a puzzle page)")
+    run = models.ForeignKey("TrainingRun", null=True, blank=True, on_delete=models.SET_NULL,
+                            related_name="attempts")
     retried_at = models.DateTimeField(null=True, blank=True,
                                       help_text="A missed puzzle solved again in the retry "
                                                 "mode (practice: the first answer stands)")
