@@ -261,5 +261,17 @@ def theme_counts(variant: str) -> dict[str, int]:
     return {key: with_theme(shown, key).count() for key in BY_KEY}
 
 
+def clock(seconds: int | None) -> str:
+    """Seconds as the run page shows them.
+
+    >>> clock(179), clock(0), clock(None)
+    ('2:59', '0:00', '')
+    """
+    if seconds is None:
+        return ""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def context_of(run: TrainingRun) -> dict[str, Any]:
-    return {"run": run, "seconds_left": seconds_left(run)}
+    left = seconds_left(run)
+    return {"run": run, "seconds_left": left, "clock": clock(left)}
