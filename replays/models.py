@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def new_public_id() -> str:
@@ -365,8 +366,8 @@ class TrainingRun(models.Model):
     server): its puzzles are ordinary first answers (Attempt, with the run's mode)."""
 
     class Mode(models.TextChoices):
-        STREAK = "streak", _("Streak")
-        TIMED = "timed", _("Timed")
+        STREAK = "streak", pgettext_lazy("training mode", "Streak")
+        TIMED = "timed", pgettext_lazy("training mode", "Timed")
 
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id,
                                  editable=False)

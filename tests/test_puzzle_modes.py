@@ -327,3 +327,30 @@ def test_retrying_a_miss_is_practice_and_solving_it_clears_it(easy: Puzzle, hard
     # A puzzle alice never missed is no retry of hers.
     other = puzzles.generated_puzzle("putian", 1, "never-missed")
     assert hers.get(f"/puzzles/train/missed/{other.public_id}/").status_code == 404
+
+
+# -- Chinese ----------------------------------------------------------------------------
+
+
+def test_every_training_page_reads_as_chinese(easy: Puzzle, alice: Any) -> None:
+    from .test_site_i18n_complete import TILE_CODE, ZH, english_sentences, visible
+
+    hers = logged_in(alice)
+    hers.post(f"/puzzles/{easy.public_id}/answer/", wrong(easy))
+    streak = start(hers, "streak")
+    hers.post(streak + "answer/", right(current(hers, streak)))
+    timed = start(hers, "timed")
+    sentences = english_sentences()
+    urls = ["/puzzles/train/", "/puzzles/train/?variant=putian",
+            "/puzzles/train/rated/?variant=jiaxing", "/puzzles/train/rated/?theme=void",
+            streak, timed, "/puzzles/train/missed/", f"/puzzles/train/missed/{easy.public_id}/",
+            "/puzzles/me/", "/puzzles/leaderboard/"]
+    problems = []
+    for url in urls:
+        text = visible(page(hers.get(url, **ZH)))  # type: ignore[arg-type]
+        english = [s for s in sentences if s in text]
+        codes = sorted(set(TILE_CODE.findall(text)))
+        if english or codes:
+            problems.append((url, english[:5], codes[:10]))
+    assert not problems, problems
+    assert "连胜" in visible(page(hers.get(streak, **ZH)))  # type: ignore[arg-type]

@@ -98,7 +98,8 @@ def history_chart(user: Any) -> SafeString | None:
                    .values_list("rating_before", "rating_after")[:HISTORY_POINTS])[::-1]
     if not changes:
         return None
-    values: list[float | None] = [round(changes[0][0])] + [round(a) for _b, a in changes]
+    values: list[float | None] = [float(round(changes[0][0]))]
+    values += [float(round(after)) for _before, after in changes]
     labels = [str(n) for n in range(len(values))]
     name = _("Rating")
     return line_chart(
@@ -107,7 +108,8 @@ def history_chart(user: Any) -> SafeString | None:
         tooltip=lambda label, _series, value: _("after answer %(n)s: %(rating)s") % {
             "n": label, "rating": round(value)},
         description=_("From %(first)s to %(last)s over %(answers)s rated answers.") % {
-            "first": values[0], "last": values[-1], "answers": len(changes)})
+            "first": round(changes[0][0]), "last": round(changes[-1][1]),
+            "answers": len(changes)})
 
 
 def leaderboard(limit: int = 50) -> list[dict[str, Any]]:

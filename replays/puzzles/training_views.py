@@ -68,7 +68,9 @@ def rated(request: HtmxHttpRequest) -> HttpResponse:
     try:
         found = training.next_puzzle(request, variant, theme)
     except training.TrainingError as error:
-        return render(request, "puzzles/training_empty.html", {"error": str(error)},
+        message = _("No puzzle of this theme is left for you in this variant (%(why)s).") % {
+            "why": str(error)}
+        return render(request, "puzzles/training_empty.html", {"error": message},
                       status=404)
     summary = ratings.summary(request.user)
     stream = {"url": _stream_link(variant, theme), "title": _("Rated puzzles"),
