@@ -136,3 +136,33 @@ def test_the_hub_and_a_run_at_desktop_width(browser: Browser, site: str,
     no_horizontal_scroll(page, 1280)
     page.screenshot(path=str(artifacts / "training-run-en-1280.png"), full_page=True)
     page.context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_rated_answers_chart_the_rating_on_the_progress_page(
+        browser: Browser, site: str, artifacts: Path, alice: Any, language: str) -> None:
+    from replays.models import PlayerRating, RatingChange
+
+    from .conftest import PASSWORD, with_password
+
+    with_password(alice)
+    words = WORDS[language]
+    page = phone(browser, language)
+    page.goto(f"{site}/accounts/login/")
+    page.locator("#id_username").fill("alice")
+    page.locator("#id_password").fill(PASSWORD)
+    page.locator("main button[type=submit]").click()
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
+    for right in (True, False, True):
+        page.goto(f"{site}/puzzles/train/rated/?variant=sichuan")
+        answer(page, right, words)
+        expect(page.locator(".rating-change")).to_be_visible()
+    assert RatingChange.objects.filter(user=alice).count() == 3
+    page.goto(f"{site}/puzzles/me/")
+    rating = round(PlayerRating.objects.get(user=alice).rating)
+    expect(page.locator(".rating-value")).to_contain_text(str(rating))
+    expect(page.locator(".rating-chart .chart-dot")).to_have_count(4)
+    no_horizontal_scroll(page, 390)
+    page.screenshot(path=str(artifacts / f"training-progress-{language}-390.png"),
+                    full_page=True)
+    page.context.close()

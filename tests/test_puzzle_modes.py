@@ -120,6 +120,11 @@ def test_the_progress_page_charts_the_rating_history(easy: Puzzle, hard: Puzzle,
     assert dots == [f"after answer 0: {round(changes[0].rating_before)}",
                     f"after answer 1: {round(changes[0].rating_after)}",
                     f"after answer 2: {round(changes[1].rating_after)}"]
+    ticks = re.findall(r'<text class="chart-tick"[^>]*>([^<]*)</text>', chart.group(1))
+    values = [float(t.replace(",", "")) for t in ticks]
+    low = min(min(c.rating_before, c.rating_after) for c in changes)
+    assert values[0] <= low < values[0] + (values[1] - values[0]), "the axis starts near the lowest"
+    assert values[0] > 0
     assert 'id="ladder"' in markup  # the ladder keeps its own section
 
 

@@ -104,7 +104,7 @@ def history_chart(user: Any) -> SafeString | None:
     name = _("Rating")
     return line_chart(
         _("Your puzzle rating after each rated answer"), labels, [Series(name, values)],
-        y_top=max(v for v in values if v is not None) + 50,
+        y_top=max(v for v in values if v is not None) + 25, floating=True,
         tooltip=lambda label, _series, value: _("after answer %(n)s: %(rating)s") % {
             "n": label, "rating": round(value)},
         description=_("From %(first)s to %(last)s over %(answers)s rated answers.") % {
