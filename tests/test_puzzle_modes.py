@@ -359,3 +359,37 @@ def test_every_training_page_reads_as_chinese(easy: Puzzle, alice: Any) -> None:
             problems.append((url, english[:5], codes[:10]))
     assert not problems, problems
     assert "连胜" in visible(page(hers.get(streak, **ZH)))  # type: ignore[arg-type]
+
+
+# -- sources ----------------------------------------------------------------------------
+
+
+def test_a_duplicate_position_is_one_puzzle(make_match: Any, alice: Any) -> None:
+    """A replay spot whose position is already a puzzle (here: one stored from another
+    source first) is that puzzle, not a second one."""
+    match = make_match(alice, variant="sichuan", hands=3, seed=1002)
+    spots = puzzles.harvest(match)
+    positions = [(p.position, p.answer, p.difficulty) for p in spots]
+    Puzzle.objects.filter(match=match).delete()
+    earlier = [Puzzle.objects.create(variant="sichuan", difficulty=difficulty, seed=f"dup/{n}",
+                                     position=position, answer=answer, engine_version="x",
+                                     **puzzles.training_fields(position, answer, difficulty))
+               for n, (position, answer, difficulty) in enumerate(positions)]
+    again = puzzles.harvest(match)
+    assert [p.pk for p in again] == [p.pk for p in earlier]
+    assert not Puzzle.objects.filter(match=match).exists()
+    for found in earlier:
+        assert found.position_key and found.themes
+        assert puzzles.same_position({**found.position, "seen": "1m"}) == found
+
+
+def test_a_replay_puzzle_links_back_to_its_step_after_answering(make_match: Any,
+                                                               alice: Any) -> None:
+    match = make_match(alice, variant="sichuan", hands=3, seed=1002)
+    found = puzzles.harvest(match)[0]
+    hers = logged_in(alice)
+    step = f"/replays/{match.public_id}/?hand={found.hand_number}&amp;step={found.event_number}"
+    assert step not in page(hers.get(found.get_absolute_url()))
+    markup = page(hers.post(f"/puzzles/{found.public_id}/answer/", right(found), headers=HTMX))
+    assert step in markup  # the answer links to the game's step
+    assert step in page(hers.get(found.get_absolute_url()))

@@ -20,7 +20,14 @@ from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.models import Match, TrainingRun
 from replays.puzzles import ratings, training
 from replays.puzzles import services as puzzles
-from replays.puzzles.views import BadPick, _feedback, _puzzle_page, _setup, read_pick
+from replays.puzzles.views import (
+    BadPick,
+    _credit,
+    _feedback,
+    _puzzle_page,
+    _setup,
+    read_pick,
+)
 
 
 def theme_label(theme: Theme) -> str:
@@ -134,9 +141,11 @@ def _run_page(request: HtmxHttpRequest, run: TrainingRun, step: training.Step | 
     if last is not None:
         verdict = puzzles.verdict_of(last)
         context.update({"last": last, "verdict": verdict, "attempt": last, "counted": True,
-                        "feedback": _feedback(last.puzzle, verdict)})
+                        "feedback": _feedback(last.puzzle, verdict),
+                        "credit": _credit(request, last.puzzle)})
     if run.current is not None:
-        context.update({"puzzle": run.current, "setup": _setup(run.current)})
+        context.update({"puzzle": run.current, "setup": _setup(run.current),
+                        "current_credit": _credit(request, run.current)})
     template = "puzzles/training_run.html"
     if wants_fragment(request) and request.method == "POST":
         template += "#run"
@@ -160,6 +169,7 @@ def retry(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     context: dict[str, Any] = {
         "puzzle": attempt.puzzle, "setup": _setup(attempt.puzzle), "first": attempt,
         "form_action": reverse("training_retry", args=[public_id]), "error": "",
+        "credit": _credit(request, attempt.puzzle),
     }
     status = 200
     if request.method == "POST":
