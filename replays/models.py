@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 def new_public_id() -> str:
@@ -241,6 +242,16 @@ class Puzzle(models.Model):
     event_number = models.PositiveIntegerField(null=True, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Training (issue 18, docs/puzzles.md): the puzzle's Glicko-2 rating, started from its
+    # difficulty (games.rating.Rating.for_puzzle), and the themes the engine tagged.
+    rating = models.FloatField(default=1500.0, db_index=True)
+    rating_deviation = models.FloatField(default=250.0)
+    rating_volatility = models.FloatField(default=0.06)
+    themes = models.JSONField(default=list, blank=True,
+                              help_text="games.themes.themes_of(position, answer)")
+    position_key = models.CharField(max_length=64, blank=True, db_index=True,
+                                    help_text="games.themes.position_key: one puzzle per "
+                                              "position, whatever its source")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -308,6 +319,13 @@ class Attempt(models.Model):
                                 "was shown to the same visitor before, nor when it was given "
                                 "anonymously and merged at log-in")
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    mode = models.CharField(max_length=8, blank=True,
+                            help_text="The training mode it was given in (blank: a puzzle page)")
+    run = models.ForeignKey("TrainingRun", null=True, blank=True, on_delete=models.SET_NULL,
+                            related_name="attempts")
+    retried_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="A missed puzzle solved again in the retry "
+                                                "mode (practice: the first answer stands)")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -340,6 +358,71 @@ class PuzzleReveal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.puzzle} shown to {self.user or self.visitor or self.address}"
+
+
+class PlayerRating(models.Model):
+    """A player's Glicko-2 puzzle rating (games.rating): moved only by ranked answers."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="puzzle_rating")
+    rating = models.FloatField(default=1500.0, db_index=True)
+    deviation = models.FloatField(default=350.0)
+    volatility = models.FloatField(default=0.06)
+    rated_answers = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.rating:.0f}±{self.deviation:.0f}"
+
+
+class RatingChange(models.Model):
+    """One ranked answer's effect on a player's and its puzzle's ratings (the history)."""
+
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="rating_change")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="puzzle_rating_changes")
+    rating_before = models.FloatField()
+    rating_after = models.FloatField()
+    deviation_after = models.FloatField()
+    puzzle_before = models.FloatField()
+    puzzle_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.rating_before:.0f} → {self.rating_after:.0f}"
+
+
+class TrainingRun(models.Model):
+    """A streak run (until the first miss) or a timed run (three minutes, timed by the
+    server): its puzzles are ordinary first answers (Attempt, with the run's mode)."""
+
+    class Mode(models.TextChoices):
+        STREAK = "streak", pgettext_lazy("training mode", "Streak")
+        TIMED = "timed", pgettext_lazy("training mode", "Timed")
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id,
+                                 editable=False)
+    mode = models.CharField(max_length=8, choices=Mode.choices)
+    variant = models.CharField(max_length=8, choices=Match.Variant.choices, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="training_runs")
+    visitor = models.CharField(max_length=32, blank=True, db_index=True)
+    current = models.ForeignKey(Puzzle, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    solved = models.PositiveIntegerField(default=0)
+    missed = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ends_at = models.DateTimeField(null=True, blank=True, help_text="Timed runs: the deadline")
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-started_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.mode} run {self.public_id}"
 
 
 class WorkerHeartbeat(models.Model):

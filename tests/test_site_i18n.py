@@ -420,13 +420,18 @@ def test_it_shows_the_chinese_leaderboard(monday: dt.date, client: Client, alice
     assert "还没有人上榜：来做第一个吧。" in empty
     client.force_login(alice)
     solve(client, daily_puzzle("jiaxing"))
+    # Ranked by rating from the minimum of rated answers (issue 18).
+    from replays.models import PlayerRating
+    from replays.puzzles.ratings import LEADERBOARD_MIN_ANSWERS
+    PlayerRating.objects.filter(user=alice).update(rated_answers=LEADERBOARD_MIN_ANSWERS)
     content = page(client, "/puzzles/leaderboard/", **ZH)
     assert "<title>排行榜 – 麻将牌谱回放</title>" in content
-    assert "<th>#</th><th>玩家</th><th>得分</th><th>级别（JX-11）</th><th>正确率</th>" in content
+    assert "<th>#</th><th>玩家</th><th>等级分</th><th>计分作答</th><th>正确率</th>" in content
     row = text_of(part(content, r'<tr class="is-current">(.*?)</tr>'))
-    assert re.fullmatch(r"1 alice \d+ 1 待业 · 麻袋 100%", row), row
+    assert re.fullmatch(r"1 alice \d+ ± \d+ 1 100%", row), row
     visible = text_of(content)
-    for english in ("Leaderboard", "Player", "Points", "Level", "Accuracy", "Nobody yet"):
+    for english in ("Leaderboard", "Player", "Rating", "Rated answers", "Accuracy",
+                    "Nobody yet"):
         assert english not in visible, english
 
 

@@ -79,18 +79,37 @@ def nice_range(low: float, high: float, most: int = 6) -> list[float]:
     return ticks
 
 
+def nice_between(low: float, high: float, most: int = 5) -> list[float]:
+    """Round tick values from just below ``low`` to at least ``high``, not from zero (a
+    rating history: the changes, not the distance from zero, are what to see).
+
+    >>> nice_between(1480, 1690)
+    [1450.0, 1500.0, 1550.0, 1600.0, 1650.0, 1700.0]
+    """
+    span = max(high - low, 1.0)
+    raw = span / most
+    power = 10 ** math.floor(math.log10(raw))
+    step = max(next(m * power for m in (1, 2, 5, 10) if m * power >= raw), 1.0)
+    ticks = [float(math.floor(low / step) * step)]
+    while ticks[-1] < high:
+        ticks.append(round(ticks[-1] + step, 10))
+    return ticks
+
+
 def _fmt(value: float) -> str:
     return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 class _Canvas:
     def __init__(self, title: str, labels: Sequence[str], series: Sequence[Series],
-                 y_top: float, unit: str, y_bottom: float = 0) -> None:
+                 y_top: float, unit: str, y_bottom: float = 0,
+                 floating: bool = False) -> None:
         self.title = title
         self.labels = list(labels)
         self.series = list(series)
         self.unit = unit
-        self.ticks = nice_range(y_bottom, y_top) if y_bottom < 0 else nice_ticks(y_top)
+        self.ticks = (nice_between(y_bottom, y_top) if floating else
+                      nice_range(y_bottom, y_top) if y_bottom < 0 else nice_ticks(y_top))
         self.top_value = self.ticks[-1]
         self.bottom_value = self.ticks[0]
         self.legend = len(self.series) > 1
@@ -229,15 +248,16 @@ def _bar_top(labels: Sequence[str], series: Sequence[Series], stacked: bool) -> 
 def line_chart(title: str, labels: Sequence[str], series: Sequence[Series], *,
                unit: str = "", y_top: float | None = None,
                tooltip: Callable[[str, Series, float], str] | None = None,
-               description: str | None = None) -> SafeString:
+               description: str | None = None, floating: bool = False) -> SafeString:
     """A line per series with a dot on each value; ``None`` values leave a gap. Values below
-    zero widen the axis below zero (running totals); ``description`` replaces the summary
+    zero widen the axis below zero (running totals); ``floating`` starts the axis just
+    below the lowest value instead of at zero; ``description`` replaces the summary
     read to screen readers."""
     present = [v for one in series for v in one.values if v is not None]
     highest = max(present, default=0)
-    lowest = min(min(present, default=0), 0)
+    lowest = min(present, default=0) if floating else min(min(present, default=0), 0)
     canvas = _Canvas(title, labels, series, y_top if y_top is not None else highest, unit,
-                     lowest)
+                     lowest, floating)
     canvas.open(description if description is not None else
                 _description(labels, series, unit))
     canvas.axes()

@@ -26,11 +26,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import puzzles as engine
+from games import themes
 from games.analysis import ENGINE_VERSION
 from games.position import Position
 from games.registry import NAMES
 from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
+from replays.puzzles import ratings
 
 VARIANTS = NAMES
 VISITOR_KEY = "puzzle_visitor"
@@ -65,6 +67,20 @@ def answer_of(position: dict[str, Any]) -> tuple[dict[str, Any], int]:
     return answer.to_json(), engine.features(checked, answer).difficulty
 
 
+def training_fields(position: dict[str, Any], answer: dict[str, Any],
+                    difficulty: int) -> dict[str, Any]:
+    """What a new puzzle row carries for training: its start rating (from the difficulty),
+    the engine's themes and the key that makes a duplicate position one puzzle."""
+    return {**ratings.puzzle_start(difficulty), "themes": themes.themes_of(position, answer),
+            "position_key": themes.position_key(position)}
+
+
+def same_position(position: dict[str, Any]) -> Puzzle | None:
+    """The puzzle already made of this position, from any source (shown ones only)."""
+    return shown_puzzles().filter(position_key=themes.position_key(position)).order_by(
+        "id").first()
+
+
 def generated_puzzle(variant: str, difficulty: int, seed: str) -> Puzzle:
     """The generated puzzle of a seed and asked difficulty: made once, found again later.
 
@@ -83,7 +99,8 @@ def generated_puzzle(variant: str, difficulty: int, seed: str) -> Puzzle:
         with transaction.atomic():
             return Puzzle.objects.create(variant=variant, difficulty=measured, seed=key,
                                          position=position, answer=answer,
-                                         engine_version=ENGINE_VERSION)
+                                         engine_version=ENGINE_VERSION,
+                                         **training_fields(position, answer, measured))
     except IntegrityError:  # made at the same moment by another request
         return Puzzle.objects.get(source=Puzzle.Source.GENERATED, variant=variant, seed=key)
 
@@ -166,13 +183,20 @@ def harvest(match: Match, limit: int = SPOTS_PER_MATCH, hand: int | None = None
     spots.sort(key=lambda s: (-s[1], -s[0], s[2].hand, s[2].event))
     made = []
     for _waits, difficulty, spot, answer in spots[:limit]:
-        puzzle, _created = Puzzle.objects.get_or_create(
-            source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
-            event_number=spot.event, seat=spot.seat,
-            defaults={"variant": match.variant, "difficulty": difficulty,
-                      "position": spot.position, "answer": answer,
-                      "engine_version": ENGINE_VERSION})
-        made.append(puzzle)
+        known = Puzzle.objects.filter(source=Puzzle.Source.REPLAY, match=match,
+                                      hand_number=spot.hand, event_number=spot.event,
+                                      seat=spot.seat).first()
+        if known is None:
+            known = same_position(spot.position)  # a duplicate position is one puzzle
+        if known is None:
+            known, _created = Puzzle.objects.get_or_create(
+                source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
+                event_number=spot.event, seat=spot.seat,
+                defaults={"variant": match.variant, "difficulty": difficulty,
+                          "position": spot.position, "answer": answer,
+                          "engine_version": ENGINE_VERSION,
+                          **training_fields(spot.position, answer, difficulty)})
+        made.append(known)
     return made
 
 
@@ -219,8 +243,10 @@ class Result:
     counted: bool  # False: answered before, this answer is only marked
 
 
-def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) -> Result:
-    """Mark a pick; the first answer of each player is recorded (and counts)."""
+def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str,
+           mode: str = "", run: Any = None) -> Result:
+    """Mark a pick; the first answer of each player is recorded (and counts), with the
+    training mode and run it was given in (replays/puzzles/training.py)."""
     previous = attempts_of(request).filter(puzzle=puzzle).first()
     if previous is not None:  # the first answer stands, and is what the page shows
         return Result(previous, verdict_of(previous), counted=False)
@@ -232,7 +258,7 @@ def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) 
         puzzle=puzzle, user=user, visitor="" if user else visitor_id(request),
         picked=picked, bonus=bonus, solved=verdict.solved, bonus_right=verdict.bonus,
         points=verdict.points, daily_day=today if is_daily else None,
-        ranked=user is not None and not revealed_to(request, puzzle))
+        ranked=user is not None and not revealed_to(request, puzzle), mode=mode, run=run)
     try:
         with transaction.atomic():
             attempt.save()
@@ -240,6 +266,7 @@ def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str) 
         previous = attempts_of(request).get(puzzle=puzzle)
         return Result(previous, verdict_of(previous), counted=False)
     record_reveal(request, puzzle)  # answered: the verdict, with the answer, comes next
+    ratings.rate(attempt)  # ranked answers only
     return Result(attempt, verdict, counted=True)
 
 

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
@@ -21,10 +22,12 @@ from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
 from replays.library.links import step_url
-from replays.models import DailyPuzzle, Match, Puzzle, shown_puzzles
+from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
+from replays.puzzles import ratings
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
 
+STREAM_PREFIX = "/puzzles/train/"
 SUIT_NAMES = {"m": gettext_lazy("万 characters"), "p": gettext_lazy("饼 dots"),
               "s": gettext_lazy("条 bamboo")}
 
@@ -58,7 +61,7 @@ def _daily_day_of(found: Puzzle) -> Any:
 
 def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
                  result: puzzles.Result | None = None, error: str = "",
-                 status: int = 200) -> HttpResponse:
+                 status: int = 200, stream: dict[str, Any] | None = None) -> HttpResponse:
     attempt = result.attempt if result else puzzles.attempts_of(request).filter(
         puzzle=found).first()
     verdict = result.verdict if result else (
@@ -71,11 +74,16 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
         "attempt": attempt, "verdict": verdict, "counted": result.counted if result else True,
         "error": error, "feedback": _feedback(found, verdict) if verdict else None,
         "credit": _credit(request, found),
+        "next_url": stream_url(request.POST.get("next", "") or request.GET.get("next", "")),
+        "stream": stream,
     }
+    if stream is not None:
+        context["form_hidden"] = [("next", stream["url"])]
     if verdict is not None:
         progress = puzzles.progress(puzzles.attempts_of(request))
         context["progress"] = progress
         context["share"] = puzzles.share_text(found, verdict, daily_day, progress.streak)
+        context["rating_change"] = RatingChange.objects.filter(attempt=attempt).first()
     if wants_fragment(request) and request.method == "POST":
         return render(request, "puzzles/puzzle.html#answer", context, status=status)
     return render(request, "puzzles/puzzle.html", context, status=status)
@@ -91,34 +99,54 @@ def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         limits.check_visitor(request, "puzzle-answer")
     except limits.RateLimited as refusal:
         return _puzzle_page(request, found, daily_day, status=429, error=str(refusal))
-    picked = set(request.POST.getlist("tile"))
-    known = {str(t) for t in TILES}
-    unknown = sorted(picked - known)
-    if unknown:
-        return _puzzle_page(request, found, daily_day, status=400, error=_(
-            "%(tile)s is not a tile.") % {"tile": unknown[0][:8]})
     try:
-        picked |= set(engine.parse_pick(request.POST.get("notation", "")[:200]))
-    except engine.PickError as problem:
-        return _puzzle_page(request, found, daily_day, status=400, error=_(
-            "Can't read “%(word)s” as tiles: character %(position)s is not tile notation "
-            "(C-1). Write tiles like 36p 7z.") % {"word": problem.word[:20],
-                                                   "position": problem.position})
-    bonus = request.POST.get("bonus", "").strip()
-    if bonus and bonus not in known:
-        return _puzzle_page(request, found, daily_day, status=400, error=_(
-            "The best wait must be one tile, like 5m."))
-    if not picked:
-        return _puzzle_page(request, found, daily_day, status=400, error=_(
-            "Pick at least one winning tile: click tiles or type them, like 36p 7z."))
-    ordered = sorted(picked, key=lambda t: Tile.parse(t).kind)
-    result = puzzles.answer(request, found, ordered, bonus)
+        ordered, bonus = read_pick(request)
+    except BadPick as problem:
+        return _puzzle_page(request, found, daily_day, status=400, error=str(problem))
+    next_url = stream_url(request.POST.get("next", ""))
+    result = puzzles.answer(request, found, ordered, bonus, mode="rated" if next_url else "")
     if not wants_fragment(request):
         if not result.counted:
             messages.info(request, _("You answered this puzzle before: your first answer is "
                                      "the one that counts."))
-        return redirect(found.get_absolute_url() + "#answer")
+        query = f"?{urlencode({'next': next_url})}" if next_url else ""
+        return redirect(found.get_absolute_url() + query + "#answer")
     return _puzzle_page(request, found, daily_day, result=result)
+
+
+class BadPick(ValueError):
+    """A pick a form sent that can't be marked; the message says why, for the player."""
+
+
+def read_pick(request: HtmxHttpRequest) -> tuple[list[str], str]:
+    """The picked tiles (checkboxes ``tile`` and/or ``notation`` text) in tile order, and the
+    bonus tile; :class:`BadPick` names what can't be read."""
+    picked = set(request.POST.getlist("tile"))
+    known = {str(t) for t in TILES}
+    unknown = sorted(picked - known)
+    if unknown:
+        raise BadPick(_("%(tile)s is not a tile.") % {"tile": unknown[0][:8]})
+    try:
+        picked |= set(engine.parse_pick(request.POST.get("notation", "")[:200]))
+    except engine.PickError as problem:
+        raise BadPick(_(
+            "Can't read “%(word)s” as tiles: character %(position)s is not tile notation "
+            "(C-1). Write tiles like 36p 7z.") % {"word": problem.word[:20],
+                                                   "position": problem.position}) from None
+    bonus = request.POST.get("bonus", "").strip()
+    if bonus and bonus not in known:
+        raise BadPick(_("The best wait must be one tile, like 5m."))
+    if not picked:
+        raise BadPick(_("Pick at least one winning tile: click tiles or type them, like 36p 7z."))
+    return sorted(picked, key=lambda t: Tile.parse(t).kind), bonus
+
+
+def stream_url(value: str) -> str:
+    """A "next puzzle" address a form or link carried: only the site's own training pages."""
+    if value.startswith(STREAM_PREFIX) and url_has_allowed_host_and_scheme(
+            value, allowed_hosts=None) and "//" not in value and len(value) < 200:
+        return value
+    return ""
 
 
 @require_GET
@@ -149,13 +177,18 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
         "progress": puzzles.progress(attempts),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
+        "rating": ratings.summary(request.user),
+        "rating_chart": ratings.history_chart(request.user),
+        "min_answers": ratings.LEADERBOARD_MIN_ANSWERS,
     })
 
 
 @require_GET
 def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
+    """Players by puzzle rating, from ``LEADERBOARD_MIN_ANSWERS`` rated answers on."""
     return render(request, "puzzles/leaderboard.html",
-                  {"rows": puzzles.leaderboard(50)})
+                  {"rows": ratings.leaderboard(50),
+                   "min_answers": ratings.LEADERBOARD_MIN_ANSWERS})
 
 
 # -- what the page shows ------------------------------------------------------

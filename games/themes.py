@@ -1,0 +1,166 @@
+"""Puzzle themes, tagged by the engine from the position and its answer (never by hand).
+
+A theme is what a puzzle teaches: 百搭 or 金 held as a wildcard (two or more of
+them), a trap the win rules set (JX-5.3), 清一色, 对对和, seven pairs,
+根, a declared kong, laid-out whites, the 定缺 void, many waits, a choice of
+values. :func:`themes_of` reads them off the answer :func:`games.puzzles.solve`
+gives — the patterns each winning tile scores, the traps — and off the position,
+so a theme is always what the engine says of the hand.
+
+>>> from games.puzzles import solve
+>>> data = {"variant": "sichuan", "hand": "1112345678999p", "void": "s"}
+>>> themes_of(data, solve(Position.from_json(data)).to_json())
+['pure_suit', 'gen', 'void', 'many_waits', 'value_choice']
+
+Themes a "what wins here?" position can't show (抢金, bombs, a win on a kong
+replacement: they are ways of winning, not tiles to find) are not listed here.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from games.position import Position
+from games.tiles import Tile
+
+MANY_WAITS = 5  # natural winning tiles (wildcards aside) for "many waits"
+
+Check = Callable[[Position, dict[str, Any]], bool]
+
+
+@dataclass(frozen=True)
+class Theme:
+    """A theme: its key (URLs, storage), its Chinese and English names and its rule."""
+
+    key: str
+    chinese: str
+    english: str
+    rule: str
+    check: Check
+
+    def applies(self, position: Position, answer: dict[str, Any]) -> bool:
+        return self.check(position, answer)
+
+
+def _pattern_names(answer: dict[str, Any]) -> Iterator[str]:
+    for wait in answer["waits"]:
+        for pattern in wait["score"].get("patterns", []):
+            yield str(pattern["name"])
+
+
+def _scores(*names: str) -> Check:
+    """Some winning tile scores one of the patterns ``names`` (the engine's own names)."""
+    wanted = frozenset(names)
+    return lambda _position, answer: not wanted.isdisjoint(_pattern_names(answer))
+
+
+def _held_wildcard(position: Position, _answer: dict[str, Any]) -> bool:
+    return any(position.is_wild(t) for t in position.hand)
+
+
+def _several_wildcards(position: Position, _answer: dict[str, Any]) -> bool:
+    return sum(1 for t in position.hand if position.is_wild(t)) >= 2
+
+
+def _win_rule_trap(_position: Position, answer: dict[str, Any]) -> bool:
+    """A tile completes the shape but a win rule (JX-5.3 …) refuses it: not a copy trap."""
+    return any(t.get("copies") is None and t.get("rule") for t in answer.get("traps", []))
+
+
+def _copy_trap(_position: Position, answer: dict[str, Any]) -> bool:
+    return any(t.get("copies") is not None for t in answer.get("traps", []))
+
+
+def _kong(position: Position, _answer: dict[str, Any]) -> bool:
+    return any(m.type == "gang" for m in position.melds)
+
+
+def _void(position: Position, _answer: dict[str, Any]) -> bool:
+    return position.void is not None
+
+
+def _whites(position: Position, _answer: dict[str, Any]) -> bool:
+    return position.flowers > 0
+
+
+def natural_waits(position: Position, answer: dict[str, Any]) -> int:
+    """Winning tiles that are not wildcards (drawing a wildcard wins any ready hand whose
+    shape is all that counts, so those are no waits to find)."""
+    return sum(1 for w in answer["waits"] if not position.is_wild(Tile.parse(w["tile"])))
+
+
+def _many_waits(position: Position, answer: dict[str, Any]) -> bool:
+    return natural_waits(position, answer) >= MANY_WAITS
+
+
+def _value_choice(_position: Position, answer: dict[str, Any]) -> bool:
+    return len({w["points"] for w in answer["waits"]}) > 1
+
+
+THEMES: tuple[Theme, ...] = (
+    Theme("wildcard_held", "百搭/金在手", "wildcard kept in hand", "C-4", _held_wildcard),
+    Theme("win_rule_trap", "番型陷阱", "trap: the shape is complete, the rules say no",
+          "JX-5.3", _win_rule_trap),
+    Theme("copy_trap", "绝张陷阱", "trap: every copy is in your hand", "C-1", _copy_trap),
+    Theme("all_honours", "全老头", "all honours", "JX-6.9", _scores("全老头")),
+    Theme("pure_suit", "清一色", "pure one suit", "JX-6.8 / SC-5.3",
+          _scores("清一色", "清对", "清七对", "清龙七对", "清幺九")),
+    Theme("half_flush", "混一色", "half flush", "JX-6.7", _scores("混一色")),
+    Theme("all_pungs", "对对和", "all pungs", "JX-6.6 / SC-5.2",
+          _scores("对对和", "对对胡", "清对", "将对")),
+    Theme("seven_pairs", "七对", "seven pairs", "SC-5.5",
+          _scores("七对", "龙七对", "清七对", "清龙七对")),
+    Theme("gen", "根", "four of a kind held", "SC-5.14", _scores("根", "龙七对", "清龙七对")),
+    Theme("golds", "多张百搭/金", "two or more wildcards in hand", "C-4", _several_wildcards),
+    Theme("whites", "白板", "laid-out whites", "PT-6", _whites),
+    Theme("kong", "杠", "a declared kong", "C-3", _kong),
+    Theme("void", "定缺", "the void suit", "SC-2", _void),
+    Theme("many_waits", "多面听", "many waits", "C-3", _many_waits),
+    Theme("value_choice", "选最大", "which wait pays most", "C-3", _value_choice),
+)
+
+BY_KEY = {theme.key: theme for theme in THEMES}
+
+
+class ThemeError(ValueError):
+    """A theme key the engine doesn't tag."""
+
+
+def theme_named(key: str) -> Theme:
+    """The theme of a key.
+
+    >>> theme_named("gen").chinese
+    '根'
+    >>> theme_named("nope")  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    ThemeError: no theme 'nope'; themes: wildcard_held, ...
+    """
+    try:
+        return BY_KEY[key]
+    except KeyError:
+        raise ThemeError(f"no theme {key!r}; themes: {', '.join(BY_KEY)}") from None
+
+
+def themes_of(position: dict[str, Any] | Position, answer: dict[str, Any]) -> list[str]:
+    """The keys of every theme a puzzle shows, in :data:`THEMES` order."""
+    checked = position if isinstance(position, Position) else Position.from_json(position)
+    return [theme.key for theme in THEMES if theme.applies(checked, answer)]
+
+
+def position_key(position: dict[str, Any]) -> str:
+    """One key per position whatever its source (a generated puzzle and a replay's spot
+    that hold the same hand in the same context are one puzzle): a hash of the position
+    JSON without what the seat has seen on the table.
+
+    >>> a = position_key({"variant": "sichuan", "hand": "1112345678999p", "void": "s"})
+    >>> a == position_key({"void": "s", "hand": "1112345678999p", "variant": "sichuan",
+    ...                    "seen": "9p"})
+    True
+    """
+    kept = {k: v for k, v in position.items() if k != "seen"}
+    text = json.dumps(kept, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

@@ -1,0 +1,277 @@
+"""Training modes (issue 18, docs/puzzles.md): the rated stream, streak and timed runs,
+practice by theme and variant, and retrying the puzzles a player missed.
+
+Every puzzle a mode serves is one the player hasn't answered: its answer is an ordinary
+first answer (``services.answer``), rated when it is ranked. The stream picks puzzles
+near the player's rating from the stored ones and generates more when none is near.
+A timed run's clock is the server's: an answer after its deadline is refused.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import F, Func, QuerySet
+from django.http import Http404, HttpRequest
+from django.utils import timezone
+
+from games import puzzles as engine
+from games import rating as glicko
+from games.registry import NAMES
+from games.themes import BY_KEY
+from replays.models import Attempt, Puzzle, TrainingRun, shown_puzzles
+from replays.puzzles import ratings
+from replays.puzzles import services as puzzles
+
+NEAR = 250.0  # the stream's window around the target rating
+CLOSEST = 5  # it picks at random among this many closest puzzles in the window
+GENERATE_TRIES = 24  # generated candidates tried for a theme before giving up
+TIMED_SECONDS = 180  # three minutes
+STREAK_START = -300.0  # a streak starts this far below the player's rating …
+STREAK_STEP = 60.0  # … and climbs this much per solve
+TIMED_OFFSET = -200.0  # timed puzzles are a little easier than the player
+
+
+class TrainingError(ValueError):
+    """A mode asked for something it can't serve (names the variant, theme or run)."""
+
+
+class RunOver(TrainingError):
+    """An answer to a run that has finished (its streak ended or its time is up)."""
+
+
+def clean_variant(value: str) -> str:
+    """A variant name from a form, or "" for every variant."""
+    if value and value not in NAMES:
+        raise TrainingError(f"no variant {value!r}; variants: {', '.join(NAMES)}")
+    return value
+
+
+def clean_theme(value: str) -> str:
+    if value and value not in BY_KEY:
+        raise TrainingError(f"no theme {value!r}; themes: {', '.join(BY_KEY)}")
+    return value
+
+
+def target_rating(request: HttpRequest) -> float:
+    """The rating puzzles are picked near: the player's, 1500 for visitors."""
+    return ratings.player_rating(request.user).rating
+
+
+def _difficulty_near(target: float) -> int:
+    """The generator's difficulty whose start rating is nearest ``target``."""
+    return min(glicko.DIFFICULTY_RATINGS, key=lambda d: abs(glicko.DIFFICULTY_RATINGS[d] - target))
+
+
+class _Abs(Func):
+    function = "ABS"
+
+
+def with_theme(puzzles_: QuerySet[Puzzle], theme: str) -> QuerySet[Puzzle]:
+    """Puzzles tagged ``theme``: its quoted key in the stored JSON list (a text match that
+    PostgreSQL and SQLite both run; keys never contain quotes)."""
+    return puzzles_.filter(themes__icontains=f'"{theme}"')
+
+
+def _unanswered(request: HttpRequest, variant: str, theme: str) -> QuerySet[Puzzle]:
+    pool = shown_puzzles().exclude(pk__in=puzzles.attempts_of(request).values("puzzle_id"))
+    if variant:
+        pool = pool.filter(variant=variant)
+    if theme:
+        pool = with_theme(pool, theme)
+    return pool
+
+
+def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
+                target: float | None = None) -> Puzzle:
+    """An unanswered puzzle near ``target`` (default: the player's rating), of a variant and
+    theme when given: one of the closest stored ones, else a newly generated one."""
+    aim = target_rating(request) if target is None else target
+    pool = _unanswered(request, variant, theme).annotate(
+        distance=_Abs(F("rating") - aim))
+    near = list(pool.filter(distance__lte=NEAR).order_by("distance", "id")[:CLOSEST])
+    if near:
+        return secrets.choice(near)
+    made = _generated(variant, theme, aim)
+    if made is not None and not puzzles.attempts_of(request).filter(puzzle=made).exists():
+        return made
+    farther = pool.order_by("distance", "id").first()
+    if farther is None:
+        raise TrainingError(f"no {theme or 'puzzle'} puzzle left for {variant or 'any variant'}")
+    return farther
+
+
+def _generated(variant: str, theme: str, aim: float) -> Puzzle | None:
+    difficulty = _difficulty_near(aim)
+    for _ in range(GENERATE_TRIES if theme else 1):
+        name = variant or secrets.choice(NAMES)
+        made = puzzles.generated_puzzle(name, difficulty, f"train/{secrets.token_hex(8)}")
+        if not theme or theme in made.themes:
+            return made
+    return None
+
+
+# -- runs ---------------------------------------------------------------------
+
+
+def start_run(request: HttpRequest, mode: str, variant: str = "") -> TrainingRun:
+    """A new streak or timed run for this player, with its first puzzle."""
+    if mode not in TrainingRun.Mode.values:
+        raise TrainingError(f"no run mode {mode!r}; modes: {', '.join(TrainingRun.Mode.values)}")
+    user = request.user if request.user.is_authenticated else None
+    now = timezone.now()
+    run = TrainingRun(mode=mode, variant=clean_variant(variant), user=user,
+                      visitor="" if user else puzzles.visitor_id(request),
+                      ends_at=now + dt.timedelta(seconds=TIMED_SECONDS)
+                      if mode == TrainingRun.Mode.TIMED else None)
+    run.current = next_puzzle(request, run.variant, target=_run_target(request, run))
+    run.save()
+    return run
+
+
+def _run_target(request: HttpRequest, run: TrainingRun) -> float:
+    base = target_rating(request)
+    if run.mode == TrainingRun.Mode.STREAK:
+        return base + STREAK_START + STREAK_STEP * run.solved
+    return base + TIMED_OFFSET
+
+
+def run_of(request: HttpRequest, public_id: str) -> TrainingRun:
+    """The player's own run (another player's is a 404: charlie sees nothing)."""
+    run = TrainingRun.objects.select_related("current").filter(public_id=public_id).first()
+    if run is None or not _owns(request, run):
+        raise Http404("No such run")
+    return run
+
+
+def _owns(request: HttpRequest, run: TrainingRun) -> bool:
+    if run.user_id is not None:
+        return bool(request.user.is_authenticated and request.user.pk == run.user_id)
+    visitor = puzzles.visitor_id(request, create=False)
+    return bool(visitor) and visitor == run.visitor
+
+
+def seconds_left(run: TrainingRun, now: dt.datetime | None = None) -> int | None:
+    """A timed run's seconds to go by the server's clock (None for a streak)."""
+    if run.ends_at is None:
+        return None
+    return max(0, int((run.ends_at - (now or timezone.now())).total_seconds()))
+
+
+def finish_if_due(run: TrainingRun, now: dt.datetime | None = None) -> bool:
+    """End a timed run whose time is up; True when the run is over."""
+    if run.finished_at is None and run.ends_at is not None and (
+            now or timezone.now()) >= run.ends_at:
+        run.finished_at = run.ends_at
+        run.current = None
+        run.save(update_fields=["finished_at", "current"])
+    return run.finished_at is not None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One answer in a run: the answer and whether the run goes on."""
+
+    result: puzzles.Result
+    puzzle: Puzzle
+    over: bool
+
+
+def answer_in_run(request: HttpRequest, run: TrainingRun, picked: list[str],
+                  bonus: str) -> Step:
+    """Mark the run's current puzzle, count it, and serve the next (or end the run: a
+    streak at its first miss). Refused once the run is over, a timed one by the clock."""
+    with transaction.atomic():
+        locked = TrainingRun.objects.select_for_update().get(pk=run.pk)
+        if finish_if_due(locked) or locked.current is None:
+            raise RunOver(f"run {run.public_id} is over")
+        puzzle = locked.current
+        result = puzzles.answer(request, puzzle, picked, bonus, mode=locked.mode, run=locked)
+        if result.verdict.solved:
+            locked.solved += 1
+        else:
+            locked.missed += 1
+        if locked.mode == TrainingRun.Mode.STREAK and not result.verdict.solved:
+            locked.finished_at, locked.current = timezone.now(), None
+        else:
+            locked.current = next_puzzle(request, locked.variant,
+                                         target=_run_target(request, locked))
+        locked.save()
+    run.refresh_from_db()
+    return Step(result, puzzle, run.finished_at is not None)
+
+
+def last_step(run: TrainingRun) -> Attempt | None:
+    return run.attempts.select_related("puzzle").order_by("-id").first()
+
+
+def best_runs(request: HttpRequest, mode: str) -> int:
+    """The player's best score in a mode's runs (solved puzzles)."""
+    runs = TrainingRun.objects.filter(mode=mode)
+    if request.user.is_authenticated:
+        runs = runs.filter(user=request.user)
+    else:
+        visitor = puzzles.visitor_id(request, create=False)
+        if not visitor:
+            return 0
+        runs = runs.filter(user__isnull=True, visitor=visitor)
+    best = runs.order_by("-solved").values_list("solved", flat=True).first()
+    return best or 0
+
+
+# -- retrying the misses ------------------------------------------------------
+
+
+def missed(request: HttpRequest) -> QuerySet[Attempt]:
+    """The player's first answers that missed and that they haven't solved again since."""
+    return puzzles.attempts_of(request).filter(solved=False, retried_at__isnull=True,
+                                               puzzle__in=shown_puzzles())
+
+
+def retry(request: HttpRequest, attempt: Attempt, picked: list[str],
+          bonus: str) -> engine.Verdict:
+    """Practise a missed puzzle again: marked, never counted (the first answer stands);
+    solved, it leaves the list."""
+    verdict = engine.check(attempt.puzzle.answer, picked, bonus or None,
+                           attempt.puzzle.difficulty)
+    if verdict.solved and attempt.retried_at is None:
+        attempt.retried_at = timezone.now()
+        attempt.save(update_fields=["retried_at"])
+    return verdict
+
+
+def missed_attempt(request: HttpRequest, public_id: str) -> Attempt:
+    found = missed(request).select_related("puzzle").filter(
+        puzzle__public_id=public_id).first() or puzzles.attempts_of(request).select_related(
+        "puzzle").filter(puzzle__public_id=public_id, solved=False).first()
+    if found is None:
+        raise Http404("Not a puzzle you missed")
+    return found
+
+
+def theme_counts(variant: str) -> dict[str, int]:
+    """How many shown puzzles carry each theme (of a variant, when given)."""
+    shown = shown_puzzles()
+    if variant:
+        shown = shown.filter(variant=variant)
+    return {key: with_theme(shown, key).count() for key in BY_KEY}
+
+
+def clock(seconds: int | None) -> str:
+    """Seconds as the run page shows them.
+
+    >>> clock(179), clock(0), clock(None)
+    ('2:59', '0:00', '')
+    """
+    if seconds is None:
+        return ""
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def context_of(run: TrainingRun) -> dict[str, Any]:
+    left = seconds_left(run)
+    return {"run": run, "seconds_left": left, "clock": clock(left)}

@@ -1,0 +1,190 @@
+"""Training pages (issue 18): the hub, the rated stream (by theme and variant), streak and
+timed runs, and retrying the misses. One template per page; htmx swaps its fragment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from games.themes import BY_KEY, THEMES, Theme
+from replays import limits
+from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.models import Match, TrainingRun
+from replays.puzzles import ratings, training
+from replays.puzzles import services as puzzles
+from replays.puzzles.views import (
+    BadPick,
+    _credit,
+    _feedback,
+    _puzzle_page,
+    _setup,
+    read_pick,
+)
+
+
+def theme_label(theme: Theme) -> str:
+    """A theme's name for the reader: Chinese alone on Chinese pages."""
+    if (get_language() or "").startswith("zh"):
+        return theme.chinese
+    return f"{theme.chinese} {theme.english}"
+
+
+def _choice(request: HtmxHttpRequest, name: str) -> str:
+    value = (request.POST if request.method == "POST" else request.GET).get(name, "")
+    try:
+        return training.clean_theme(value) if name == "theme" else training.clean_variant(value)
+    except training.TrainingError as error:
+        raise Http404(str(error)) from None
+
+
+@require_GET
+def hub(request: HtmxHttpRequest) -> HttpResponse:
+    """``/puzzles/train/``: the modes, and the themes to practise, by variant."""
+    variant = _choice(request, "variant")
+    counts = training.theme_counts(variant)
+    rows = [{"key": t.key, "label": theme_label(t), "rule": t.rule, "count": counts[t.key],
+             "url": _stream_link(variant, t.key)} for t in THEMES]
+    return render(request, "puzzles/training.html", {
+        "variant": variant, "variants": Match.Variant.choices, "themes": rows,
+        "rated_url": _stream_link(variant, ""), "rating": ratings.summary(request.user),
+        "missed": training.missed(request).count(),
+        "best_streak": training.best_runs(request, TrainingRun.Mode.STREAK),
+        "best_timed": training.best_runs(request, TrainingRun.Mode.TIMED),
+        "timed_minutes": training.TIMED_SECONDS // 60,
+    })
+
+
+def _stream_link(variant: str, theme: str) -> str:
+    query = {k: v for k, v in (("variant", variant), ("theme", theme)) if v}
+    return reverse("training_rated") + (f"?{urlencode(query)}" if query else "")
+
+
+@require_GET
+def rated(request: HtmxHttpRequest) -> HttpResponse:
+    """``/puzzles/train/rated/``: the next unanswered puzzle near your rating (of a variant
+    and theme when asked); answering leads to the next one."""
+    variant, theme = _choice(request, "variant"), _choice(request, "theme")
+    try:
+        found = training.next_puzzle(request, variant, theme)
+    except training.TrainingError as error:
+        message = _("No puzzle of this theme is left for you in this variant (%(why)s).") % {
+            "why": str(error)}
+        return render(request, "puzzles/training_empty.html", {"error": message},
+                      status=404)
+    summary = ratings.summary(request.user)
+    stream = {"url": _stream_link(variant, theme), "title": _("Rated puzzles"),
+              "theme": theme_label(BY_KEY[theme]) if theme else "",
+              "rating": summary.rating if summary else None}
+    return _puzzle_page(request, found, daily_day=None, stream=stream)
+
+
+# -- runs ---------------------------------------------------------------------
+
+
+@require_POST
+def start(request: HtmxHttpRequest) -> HttpResponse:
+    """Start a streak or timed run (POST ``mode``, ``variant``)."""
+    mode = request.POST.get("mode", "")
+    try:
+        run = training.start_run(request, mode, _choice(request, "variant"))
+    except training.TrainingError as error:
+        return render(request, "puzzles/training_empty.html", {"error": str(error)},
+                      status=400)
+    return redirect("training_run", run.public_id)
+
+
+@require_GET
+def run_page(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    run = training.run_of(request, public_id)
+    training.finish_if_due(run)
+    return _run_page(request, run, None)
+
+
+@require_POST
+@vary_on_headers("HX-Request")
+def run_answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Answer the run's current puzzle; the page then shows that verdict and the next one."""
+    run = training.run_of(request, public_id)
+    try:
+        limits.check_visitor(request, "puzzle-answer")
+        picked, bonus = read_pick(request)
+        step = training.answer_in_run(request, run, picked, bonus)
+    except limits.RateLimited as refusal:
+        return _run_page(request, run, None, error=str(refusal), status=429)
+    except BadPick as problem:
+        return _run_page(request, run, None, error=str(problem), status=400)
+    except training.RunOver:
+        run.refresh_from_db()
+        return _run_page(request, run, None, error=_(
+            "This run is over: answers after its end don't count."), status=409)
+    if not wants_fragment(request):
+        return redirect("training_run", run.public_id)
+    return _run_page(request, run, step)
+
+
+def _run_page(request: HtmxHttpRequest, run: TrainingRun, step: training.Step | None,
+              error: str = "", status: int = 200) -> HttpResponse:
+    last = training.last_step(run)
+    context: dict[str, Any] = {
+        **training.context_of(run), "error": error, "variants": Match.Variant.choices,
+        "best": training.best_runs(request, run.mode), "form_target": "#run",
+        "form_action": reverse("training_run_answer", args=[run.public_id]),
+    }
+    if last is not None:
+        verdict = puzzles.verdict_of(last)
+        context.update({"last": last, "verdict": verdict, "attempt": last, "counted": True,
+                        "feedback": _feedback(last.puzzle, verdict),
+                        "credit": _credit(request, last.puzzle)})
+    if run.current is not None:
+        context.update({"puzzle": run.current, "setup": _setup(run.current),
+                        "current_credit": _credit(request, run.current)})
+    template = "puzzles/training_run.html"
+    if wants_fragment(request) and request.method == "POST":
+        template += "#run"
+    return render(request, template, context, status=status)
+
+
+# -- retrying the misses ------------------------------------------------------
+
+
+@require_GET
+def missed(request: HtmxHttpRequest) -> HttpResponse:
+    rows = training.missed(request).select_related("puzzle")[:100]
+    return render(request, "puzzles/training_missed.html", {"rows": rows})
+
+
+@require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
+def retry(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A missed puzzle again, for practice: marked, never counted."""
+    attempt = training.missed_attempt(request, public_id)
+    context: dict[str, Any] = {
+        "puzzle": attempt.puzzle, "setup": _setup(attempt.puzzle), "first": attempt,
+        "form_action": reverse("training_retry", args=[public_id]), "error": "",
+        "credit": _credit(request, attempt.puzzle),
+    }
+    status = 200
+    if request.method == "POST":
+        try:
+            picked, bonus = read_pick(request)
+        except BadPick as problem:
+            context["error"], status = str(problem), 400
+        else:
+            verdict = training.retry(request, attempt, picked, bonus)
+            puzzles.record_reveal(request, attempt.puzzle)
+            context.update({"verdict": verdict, "counted": True,
+                            "feedback": _feedback(attempt.puzzle, verdict),
+                            "next_missed": training.missed(request).select_related(
+                                "puzzle").exclude(pk=attempt.pk).first()})
+    template = "puzzles/training_retry.html"
+    if wants_fragment(request) and request.method == "POST":
+        template += "#answer"
+    return render(request, template, context, status=status)
