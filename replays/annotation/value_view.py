@@ -8,8 +8,9 @@ add up the seat's rows; the trends page lists a player's own matches.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from replays.annotation.values import current_values
 from replays.library.links import step_url
@@ -37,7 +38,7 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
     """Add each decision's values (``decision["values"]``) and each alternative's
     (``alt["value"]``) where the values pass has priced them."""
     seats = {d["seat"] for d in decisions}
-    if not decisions:
+    if not decisions or not match.values_status:
         return
     rows = current_values(match).filter(hand__number=hand_number, seat__in=seats).values_list(
         "data", flat=True)
@@ -59,36 +60,72 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
 
 def hand_summary(match: Match, hand_number: int) -> list[dict[str, Any]]:
     """Per valued seat of the hand: decisions, best taken, mistakes, points lost."""
-    return [dict(summary) for summary in current_values(match).filter(
-        hand__number=hand_number).order_by("seat").values_list("summary", flat=True)]
+    return [dict(row.summary) for row in sorted(_value_rows(match), key=lambda r: r.seat)
+            if row.hand == hand_number]
 
 
 def match_summary(match: Match, seat: int | None = None) -> list[dict[str, Any]]:
     """Per valued seat of the match: the hands' figures added up, and the biggest mistakes
     (with links to their steps)."""
-    rows = current_values(match).select_related(None).values_list(
-        "seat", "hand__number", "summary", "data")
     seats: dict[int, dict[str, Any]] = {}
-    for who, number, summary, data in rows:
-        if seat is not None and who != seat:
+    for row in _value_rows(match):
+        if seat is not None and row.seat != seat:
             continue
-        total = seats.setdefault(who, {"seat": who, "hands": 0, "decisions": 0,
-                                       "best_taken": 0, "mistakes": 0, "big": 0,
-                                       "points_lost": 0.0, "worst": []})
+        total = seats.setdefault(row.seat, {"seat": row.seat, "hands": 0, "decisions": 0,
+                                            "best_taken": 0, "mistakes": 0, "big": 0,
+                                            "points_lost": 0.0, "worst": []})
         total["hands"] += 1
         for name in ("decisions", "best_taken", "mistakes", "big"):
-            total[name] += summary[name]
-        total["points_lost"] += summary["points_lost"]
+            total[name] += row.summary[name]
+        total["points_lost"] += row.summary["points_lost"]
         total["worst"].extend(
-            {"hand": number, "event": d["event"], "step": d["event"] - 1, "loss": d["loss"], "severity": d["severity"],
-             "explanation": d["explanation"], "url": step_url(match, number, d["event"] - 1,
-                                                              who)}
-            for d in data if d["mistake"])
+            {"hand": row.hand, "event": d["event"], "step": d["event"] - 1, "loss": d["loss"],
+             "severity": d["severity"], "explanation": d["explanation"],
+             "url": step_url(match, row.hand, d["event"] - 1, row.seat)}
+            for d in row.mistakes)
     for total in seats.values():
         total["worst"] = sorted(total["worst"], key=lambda m: -m["loss"])[:BIGGEST]
         total["points_lost"] = round(total["points_lost"], 2)
         total["best_share"] = share(total["best_taken"], total["decisions"])
     return [seats[s] for s in sorted(seats)]
+
+
+class ValueRow(NamedTuple):
+    """One seat's values of one hand as the summaries need them: its figures and mistakes."""
+
+    seat: int
+    hand: int
+    summary: dict[str, Any]
+    mistakes: tuple[dict[str, Any], ...]
+
+
+def _value_rows(match: Match) -> tuple[ValueRow, ...]:
+    """The match's values rows, read whole once per process when the pass is done: every
+    step shows the match's summary, and reading every hand's values for each step was most
+    of a step's cost. A new run or more seats valued make a new key."""
+    if not match.values_status:  # never valued: nothing to read
+        return ()
+    if match.values_status != Match.Status.DONE:
+        return _read_value_rows(match)
+    key = (match.pk, match.values_run, match.annotation_run, tuple(match.values_seats))
+    rows = _KEPT_ROWS.get(key)
+    if rows is None:
+        rows = _KEPT_ROWS[key] = _read_value_rows(match)
+        if len(_KEPT_ROWS) > _KEPT_ROWS_AT_MOST:
+            _KEPT_ROWS.popitem(last=False)
+    return rows
+
+
+def _read_value_rows(match: Match) -> tuple[ValueRow, ...]:
+    return tuple(
+        ValueRow(seat, number, summary, tuple(d for d in data if d["mistake"]))
+        for seat, number, summary, data in current_values(match).values_list(
+            "seat", "hand__number", "summary", "data"))
+
+
+# Finished matches' values rows, oldest first; bounded (only their mistakes are kept).
+_KEPT_ROWS: OrderedDict[tuple[Any, ...], tuple[ValueRow, ...]] = OrderedDict()
+_KEPT_ROWS_AT_MOST = 256
 
 
 def share(part: int, whole: int) -> int:
