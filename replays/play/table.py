@@ -179,6 +179,13 @@ def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]
         if raw["type"] == "deal":
             out.append(_("Hand %(n)d is dealt") % {"n": entry["hand"]})
             continue
+        actor = raw.get("actor")
+        if raw["type"] == "draw" and "tile" not in raw:  # another seat's draw: face down
+            out.append(_("{name} draws a tile").format(name=names[int(actor)]))
+            continue
+        if raw["type"] == "gang" and "tile" not in raw:  # another seat's concealed kong
+            out.append(_("{name} declares a concealed kong").format(name=names[int(actor)]))
+            continue
         try:
             event = read_event(raw, view["variant"])
         except ValueError:
@@ -198,6 +205,14 @@ def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:
         return None
     steps = len(data.match.hands[number - 1].events)
     return board_at(data, number, steps, view["seat"])
+
+
+def _hand_just_ended(row: PlayedMatch, view: dict[str, Any]) -> bool:
+    """The settlement shows from a hand's end until the player's first move in the next."""
+    if view["over"]:
+        return True
+    return bool(view.get("last_hand")) and bool(row.moves_from) and (
+        int(row.moves_from[0]) < int(view["hand_number"]))
 
 
 def review_url(row: PlayedMatch, match: PlayMatch) -> str | None:
@@ -234,7 +249,7 @@ def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[st
         "indicator": _tv(view["indicator"], frozenset()) if view.get("indicator") else None,
         "bank": banked_fans(tuple(view.get("bank", []))),
         "you": next(s for s in view["seats"] if s["seat"] == view["seat"]),
-        "board": hand_end_board(match, view),
+        "board": hand_end_board(match, view) if _hand_just_ended(row, view) else None,
         "hint_on": hint_on, "hint": hint_view(match, view) if hint_on and not match.over else None,
         "review": review_url(row, match) if match.over else None,
         "seed": view.get("seed"),
