@@ -28,6 +28,7 @@ from replays.play.models import PlayedMatch
 
 pytestmark = pytest.mark.django_db
 
+RUN = re.compile(r"(?<![0-9A-Za-z-])([1-9]+)([mpsz])(?![A-Za-z])")
 FORBIDDEN_KEYS = {"wall", "deal"}
 CODE = re.compile(r'data-tile="([0-9][mpsz])"|#([0-9][mpsz])"')
 SEAT_SECTION = re.compile(
@@ -43,11 +44,11 @@ def _keys(value: Any) -> set[str]:
 
 
 def _codes(value: Any) -> set[str]:
-    """Every tile code written anywhere in a JSON value (melds' "567p" included)."""
-    text = json.dumps(value)
-    out = set(re.findall(r'"([1-9][mpsz])"', text))
-    for run in re.findall(r'"([1-9]+)([mpsz])"', text):
-        out |= {digit + run[1] for digit in run[0]}
+    """Every tile code written anywhere in a JSON value: single tiles, melds' "567p" and a
+    win's reading ("123p 456p 11z [777p]", where a wildcard shows as what it stands for)."""
+    out: set[str] = set()
+    for digits, suit in RUN.findall(json.dumps(value)):
+        out |= {digit + suit for digit in digits}
     return out
 
 
