@@ -138,5 +138,16 @@ def test_it_renders_the_screenshots(browser: Browser, live_server: Any, transact
             page.set_viewport_size({"width": width, "height": height})
             page.screenshot(path=str(artifacts / f"play-end-{width}-{language}.png"),
                             full_page=True)
+        for _ in range(MOVES):  # on to the match's end: the seed and the review link
+            if page.locator(".play-end").count():
+                break
+            before = step(page)
+            choose_with_mouse(page)
+            expect(page.locator("#play-table")).not_to_have_attribute("data-step", before)
+        for width, height in ((1280, 1000), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(artifacts / f"play-over-{width}-{language}.png"),
+                            full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()

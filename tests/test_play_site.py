@@ -239,3 +239,36 @@ def test_it_shows_the_hint_when_switched_on(client: Client) -> None:
     client.post(f"/play/{pid}/hint", {"hint": "on"})
     page = client.get(f"/play/{pid}/").content.decode()
     assert 'class="play-hint"' in page and "SC-2" in page
+
+
+def test_it_reads_as_chinese_on_chinese_pages(client: Client) -> None:
+    """The start page, the table mid-hand, after a hand and at the end, with the hint: no
+    catalogue sentence left in English, no tile code instead of a name."""
+    from tests.test_site_i18n_complete import TILE_CODE, ZH, english_sentences, visible
+
+    sentences = english_sentences()
+    rng = random.Random(5)
+    problems: list[Any] = []
+
+    def check(url: str) -> None:
+        text = visible(client.get(url, **ZH).content.decode())  # type: ignore[arg-type]
+        english = [s for s in sentences if s in text]
+        codes = sorted(set(TILE_CODE.findall(text)))
+        if english or codes:
+            problems.append((url, english[:5], codes[:10]))
+
+    check("/play/")
+    for variant in ("jiaxing", "putian", "sichuan"):
+        pid = start(client, variant, hands=2)
+        client.post(f"/play/{pid}/hint", {"hint": "on"})
+        data = state(client, pid)
+        for _ in range(3):
+            check(f"/play/{pid}/")
+            data = act(client, pid, data["step"], rng.choice(data["legal"])).json()
+        while data["hand_number"] == 1 and not data["over"]:
+            data = act(client, pid, data["step"], rng.choice(data["legal"])).json()
+        check(f"/play/{pid}/")
+        play_out(client, pid, rng)
+        check(f"/play/{pid}/")
+    check("/play/")
+    assert not problems, problems
