@@ -19,7 +19,7 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from games.log import dumps
-from games.play import PlayError, PlayMatch, new_seed
+from games.play import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
 from games.registry import VARIANTS
 from games.variants import Option
 from replays.library.services import DuplicateUpload, UploadError, store_document
@@ -30,7 +30,7 @@ from replays.puzzles.services import visitor_id
 # Restoring replays the match so far (docs/play.md, "Speed"): keep the latest matches in
 # memory, keyed by row and step. The row lock and the step check make an entry safe to use:
 # it is only taken when its step is the row's step.
-_CACHE: OrderedDict[int, tuple[int, PlayMatch]] = OrderedDict()
+_CACHE: OrderedDict[tuple[int, str, str], tuple[int, PlayMatch]] = OrderedDict()
 _CACHE_SIZE = 64
 
 
@@ -87,24 +87,29 @@ def owned(request: HttpRequest, public_id: str, *, lock: bool = False) -> Played
 
 def restored(row: PlayedMatch) -> PlayMatch:
     """The engine's match of a row (from memory when the row's step is the one kept)."""
-    kept = _CACHE.get(row.pk)
+    kept = _CACHE.get(_key(row))
     if kept is not None and kept[0] == row.step:
-        _CACHE.move_to_end(row.pk)
+        _CACHE.move_to_end(_key(row))
         return kept[1]
     match = PlayMatch.from_json(row.state)
     _remember(row, match)
     return match
 
 
+def _key(row: PlayedMatch) -> tuple[int, str, str]:
+    """A kept match is the row's only if its id, public id and seed's commitment agree."""
+    return (row.pk, row.public_id, row.commitment)
+
+
 def _remember(row: PlayedMatch, match: PlayMatch) -> None:
-    _CACHE[row.pk] = (match.step, match)
-    _CACHE.move_to_end(row.pk)
+    _CACHE[_key(row)] = (match.step, match)
+    _CACHE.move_to_end(_key(row))
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
 
 
 def forget(row: PlayedMatch) -> None:
-    _CACHE.pop(row.pk, None)
+    _CACHE.pop(_key(row), None)
 
 
 def act(request: HttpRequest, public_id: str, step: Any, action: Any
@@ -115,21 +120,23 @@ def act(request: HttpRequest, public_id: str, step: Any, action: Any
     with transaction.atomic():
         row = owned(request, public_id, lock=True)
         match = restored(row)
+        forget(row)  # taken out while it changes; kept again once the row is written
         try:
             entries = match.act(step, action)
-        except Exception:
-            forget(row)  # the engine applies nothing on refusal; be sure all the same
+            row.state = match.to_json()
+            row.step = match.step
+            row.hand_number = match.view()["hand_number"]
+            if entries:
+                row.moves_from = [entries[0]["hand"], entries[0]["index"]]
+            if match.over:
+                finish(row, match)
+            row.save()
+        except (StaleStep, IllegalAction):
+            _remember(row, match)  # refused: the engine changed nothing
             raise
-        row.state = match.to_json()
-        row.step = match.step
-        view = match.view()
-        row.hand_number = view["hand_number"]
-        if entries:
-            row.moves_from = [entries[0]["hand"], entries[0]["index"]]
-        if match.over:
-            finish(row, match)
-        row.save()
-        _remember(row, match)
+    # Kept under its new step once the row is written: should an outer transaction roll
+    # back, the row's step differs from the kept one, and the next request restores.
+    _remember(row, match)
     return row, match, entries
 
 
