@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the environment's, or this one (docs/deploy.md: production sets its own).
 LOCAL_KEY := SECRET_KEY=$${SECRET_KEY:-local-only-key-for-make-targets}
 
-.PHONY: install lint typecheck services test test-engine bench bench-play bench-site bench-fair loadtest run messages clean
+.PHONY: install lint typecheck services test test-engine bench bench-play bench-play-site bench-site bench-fair loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -82,6 +82,12 @@ bench: install
 # A player's action against the bots plus every bot move to their next decision (docs/play.md).
 bench-play: install
 	$(BIN)/python -m games bench --play
+
+# The same through the site: a player's action at POST /play/<id>/act, bots included, with
+# the row locked, restored, written back and the state as JSON (docs/play.md, "The site").
+bench-play-site: install services
+	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
+	$(LOCAL_KEY) $(BIN)/python manage.py bench_play_site
 
 # Upload-to-done time of a 16-hand bot match per variant: with CELERY_BROKER_URL set, one
 # worker of its own on a private queue; without it, in-process (docs/analysis.md).

@@ -120,7 +120,7 @@ WSGI_APPLICATION = "mahjong_site.wsgi.application"
 
 # The replays app's parts, each a subpackage with its own views, services and templates
 # (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
-SITE_PARTS = ("library", "annotation", "puzzles", "operations")
+SITE_PARTS = ("library", "annotation", "puzzles", "operations", "play")
 
 TEMPLATES = [
     {

@@ -25,6 +25,17 @@ class ReplaysConfig(AppConfig):
         user_logged_in.connect(merge_puzzle_answers, dispatch_uid="merge_puzzle_answers",
                                weak=False)
 
+        from replays.play.services import give_to
+
+        def merge_played_matches(sender: object, request: object, user: object,
+                                 **kwargs: object) -> None:
+            session = getattr(request, "session", None)
+            if session is not None:
+                give_to(user, session.get(VISITOR_KEY, ""))
+
+        user_logged_in.connect(merge_played_matches, dispatch_uid="merge_played_matches",
+                               weak=False)
+
         from django.db.models.signals import pre_delete
 
         from replays.models import Match

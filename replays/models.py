@@ -443,3 +443,7 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return self.hostname
+
+
+# The played matches (issue 14) live with their part; imported here so Django finds them.
+from replays.play.models import PlayedMatch  # noqa: E402, F401

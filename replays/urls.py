@@ -8,4 +8,5 @@ urlpatterns = [
     path("", include("replays.annotation.urls")),
     path("", include("replays.puzzles.urls")),
     path("", include("replays.operations.urls")),
+    path("", include("replays.play.urls")),
 ]

@@ -1,0 +1,199 @@
+"""Playing against the bots: starting, restoring, answering and finishing a stored match.
+
+The state lives in :class:`~replays.play.models.PlayedMatch` as ``PlayMatch.to_json()``;
+every answer locks the row (``select_for_update``) so that two answers to one step are
+applied one after the other, and the engine's step check refuses the second
+(``StaleStep``). A finished match is stored as an ordinary replay the way an upload is
+(``store_document``): owned by the player, private, queued for annotation.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import QuerySet, Sum
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+
+from games.log import dumps
+from games.play import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
+from games.registry import VARIANTS
+from games.variants import Option
+from replays.library.services import DuplicateUpload, UploadError, store_document
+from replays.models import Match
+from replays.play.models import PlayedMatch
+from replays.puzzles.services import visitor_id
+
+# Restoring replays the match so far (docs/play.md, "Speed"): keep the latest matches in
+# memory, keyed by row and step. The row lock and the step check make an entry safe to use:
+# it is only taken when its step is the row's step.
+_CACHE: OrderedDict[tuple[int, str, str], tuple[int, PlayMatch]] = OrderedDict()
+_CACHE_SIZE = 64
+
+
+@dataclass(frozen=True)
+class StartChoice:
+    """What the start form asks (already checked by the form)."""
+
+    variant: str
+    seat: int | None
+    hands: int
+    rules: dict[str, int | str | bool]
+    speed: int
+
+
+def variant_options(variant: str) -> dict[str, Option]:
+    """The rules options a variant offers (asked of the registry, never by name)."""
+    return dict(VARIANTS[variant].OPTIONS)
+
+
+def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
+    """Deal a new match for the visitor (their account, or their session)."""
+    user = request.user if request.user.is_authenticated else None
+    name = user.get_username()[:40] if user is not None else _("You")
+    match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
+                            hands=choice.hands, rules=choice.rules, name=name)
+    row = PlayedMatch.objects.create(
+        owner=user, visitor="" if user else visitor_id(request), variant=choice.variant,
+        state=match.to_json(), step=match.step, hands=choice.hands, speed=choice.speed,
+        commitment=match.view()["commitment"], hand_number=match.view()["hand_number"])
+    _remember(row, match)
+    return row
+
+
+def mine(request: HttpRequest) -> QuerySet[PlayedMatch]:
+    """The visitor's played matches: their account's, or their session's."""
+    rows = PlayedMatch.objects.defer("state")
+    if request.user.is_authenticated:
+        return rows.filter(owner=request.user)
+    visitor = visitor_id(request, create=False)
+    return rows.filter(owner__isnull=True, visitor=visitor) if visitor else rows.none()
+
+
+def owned(request: HttpRequest, public_id: str, *, lock: bool = False) -> PlayedMatch:
+    """The visitor's match, or 404 for anyone else's (or none): a match is seen by its
+    player only."""
+    rows = mine(request).defer(None)
+    if lock:
+        rows = rows.select_for_update()
+    try:
+        return rows.get(public_id=public_id)
+    except PlayedMatch.DoesNotExist:
+        raise Http404("No such match") from None
+
+
+def restored(row: PlayedMatch) -> PlayMatch:
+    """The engine's match of a row (from memory when the row's step is the one kept)."""
+    kept = _CACHE.get(_key(row))
+    if kept is not None and kept[0] == row.step:
+        _CACHE.move_to_end(_key(row))
+        return kept[1]
+    match = PlayMatch.from_json(row.state)
+    _remember(row, match)
+    return match
+
+
+def _key(row: PlayedMatch) -> tuple[int, str, str]:
+    """A kept match is the row's only if its id, public id and seed's commitment agree."""
+    return (row.pk, row.public_id, row.commitment)
+
+
+def _remember(row: PlayedMatch, match: PlayMatch) -> None:
+    _CACHE[_key(row)] = (match.step, match)
+    _CACHE.move_to_end(_key(row))
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+
+
+def forget(row: PlayedMatch) -> None:
+    _CACHE.pop(_key(row), None)
+
+
+def act(request: HttpRequest, public_id: str, step: Any, action: Any
+        ) -> tuple[PlayedMatch, PlayMatch, list[dict[str, Any]]]:
+    """Apply the visitor's answer to ``step`` under the row's lock; raise the engine's
+    ``StaleStep`` / ``IllegalAction`` with nothing applied. Returns the row, the match and
+    the entries since (the player's own move and every bot move after it)."""
+    with transaction.atomic():
+        row = owned(request, public_id, lock=True)
+        match = restored(row)
+        forget(row)  # taken out while it changes; kept again once the row is written
+        try:
+            entries = match.act(step, action)
+            row.state = match.to_json()
+            row.step = match.step
+            row.hand_number = match.view()["hand_number"]
+            if entries:
+                row.moves_from = [entries[0]["hand"], entries[0]["index"]]
+            if match.over:
+                finish(row, match)
+            row.save()
+        except (StaleStep, IllegalAction):
+            _remember(row, match)  # refused: the engine changed nothing
+            raise
+    # Kept under its new step once the row is written: should an outer transaction roll
+    # back, the row's step differs from the kept one, and the next request restores.
+    _remember(row, match)
+    return row, match, entries
+
+
+def finish(row: PlayedMatch, match: PlayMatch) -> None:
+    """A finished match: its points for the ladder, and its replay stored like an upload
+    (owned by the player, private, queued for annotation)."""
+    result = match.result()
+    row.over = True
+    row.points_won = int(result["you"]["points_won"])
+    row.net = int(result["you"]["net"])
+    if row.replay_id is None:
+        raw = dumps(match.log()).encode("utf-8")
+        # An anonymous player's replay has no owner to be private to: it is unlisted (only
+        # their end screen has its link) until they log in, when it becomes theirs, private.
+        visibility = Match.Visibility.PRIVATE if row.owner_id else Match.Visibility.UNLISTED
+        try:
+            row.replay = store_document(raw, owner=row.owner, visibility=visibility)
+        except DuplicateUpload as duplicate:  # the same seed and play: one stored copy
+            row.replay = duplicate.existing
+        except UploadError:  # the account's storage is full: the end screen says so
+            row.replay = None
+
+
+def give_to(user: Any, visitor: str) -> int:
+    """At log-in: a visitor's matches become the account's, and so do the replays of those
+    already finished. Returns how many moved."""
+    if not visitor:
+        return 0
+    with transaction.atomic():
+        rows = PlayedMatch.objects.filter(owner__isnull=True, visitor=visitor)
+        Match.objects.filter(pk__in=rows.exclude(replay=None).values("replay_id"),
+                             owner__isnull=True).update(owner=user,
+                                                        visibility=Match.Visibility.PRIVATE)
+        return rows.update(owner=user, visitor="")
+
+
+def points_of(request: HttpRequest) -> int:
+    """The points won in the visitor's finished matches (what the JX-11 ladder adds)."""
+    total = mine(request).filter(over=True).aggregate(total=Sum("points_won"))["total"]
+    return int(total or 0)
+
+
+def state_json(row: PlayedMatch, match: PlayMatch, replay_url: str | None) -> dict[str, Any]:
+    """The seat's view as ``state.json`` serves it (docs/play.md): the engine's view, and at
+    the end the URL of the stored replay."""
+    view = match.view()
+    view["id"] = row.public_id
+    if match.over:
+        view["replay"] = replay_url
+    return view
+
+
+def hand_end_document(match: PlayMatch) -> bytes:
+    """The finished hands as a document, for the itemised settlement between hands (every
+    hand in it is over, so nothing in it is secret but the walls, which are not drawn)."""
+    return dumps(match.log()).encode("utf-8")
+
+
+__all__ = ["PlayError", "StartChoice", "act", "give_to", "mine", "owned", "points_of",
+           "restored", "start", "state_json", "variant_options"]

@@ -1,0 +1,268 @@
+"""The play table's context, drawn from the seat's view only (``PlayMatch.view()``).
+
+Other seats' hands are face-down tiles counted from ``concealed_count``; their concealed
+kongs are four backs. The settlement between hands is the viewer's, itemised, from the
+finished hands (every tile of a finished hand is shown at its end anyway).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext as _
+
+from games.log import read_event
+from games.play import PlayMatch
+from games.registry import VARIANTS
+from games.tiles import TILES, Tile, parse_tiles
+from replays.library.board import (
+    Board,
+    SeatView,
+    TileView,
+    banked_fans,
+    board_at,
+    describe,
+    place_of,
+    replayed,
+)
+from replays.play import services
+from replays.play.models import PlayedMatch
+from replays.tile_names import tile_name, wildcard_name
+
+HINT_KEY = "play_hint"
+
+
+@dataclass
+class Choice:
+    """One legal action as a button: its JSON (the form's value), words and key."""
+
+    action: dict[str, Any]
+    text: str
+    tile: TileView | None = None
+
+    @property
+    def value(self) -> str:
+        return json.dumps(self.action, sort_keys=True, separators=(",", ":"))
+
+
+def _tv(code: str, wild: frozenset[str], **flags: bool) -> TileView:
+    return TileView(Tile.parse(code), wild=code in wild, **flags)
+
+
+def _backs(n: int) -> list[TileView]:
+    return [TileView(TILES[0], hidden=True) for _ in range(n)]
+
+
+def _meld(meld: dict[str, Any], wild: frozenset[str]) -> list[TileView]:
+    if meld["type"] == "chi":
+        return [TileView(t, wild=str(t) in wild) for t in parse_tiles(str(meld["tiles"]))]
+    if "tile" not in meld:  # another seat's concealed kong: face down
+        return _backs(4)
+    count = 4 if meld["type"] == "gang" else 3
+    hidden = meld.get("kind") == "concealed"
+    return [_tv(meld["tile"], wild, hidden=hidden and i in (0, 3)) for i in range(count)]
+
+
+def seat_views(view: dict[str, Any]) -> list[SeatView]:
+    """The four seats as the viewer's seat sections draw them, the player at the bottom."""
+    wild = frozenset(view.get("wildcards", []))
+    variant = VARIANTS[view["variant"]]
+    flower_kinds = getattr(variant, "FLOWER_KINDS", ())
+    last = view.get("last_discard") or {}
+    seats = []
+    for raw in view["seats"]:
+        number = raw["seat"]
+        if number == view["seat"]:
+            hand: list[TileView] = []  # the player's own tiles are the discard buttons
+        elif "hand" in raw:  # revealed: a Sichuan winner, or the end of the match
+            hand = [_tv(t, wild) for t in raw["hand"]]
+        else:
+            hand = _backs(int(raw["concealed_count"]))
+        river = [_tv(d["tile"], wild, claimed=bool(d["claimed"])) for d in raw["river"]]
+        if river and last.get("seat") == number:
+            river[-1].last = True
+        flowers = ([TileView(TILES[flower_kinds[0]]) for _ in range(int(raw["flowers"]))]
+                   if flower_kinds and raw.get("flowers") else [])
+        seats.append(SeatView(
+            seat=number, name=raw["name"], wind=raw["wind"], score=int(raw["score"]),
+            hand=hand, melds=[_meld(m, wild) for m in raw["melds"]], river=river,
+            flowers=flowers, is_dealer=number == view["dealer"],
+            is_turn=number == view.get("turn"), won=bool(raw.get("won")),
+            gave_up=bool(raw.get("gave_up")), ready=bool(raw.get("ready")),
+            void=raw.get("void"), place=place_of(number, view["seat"])))
+    order = {"top": 0, "left": 1, "right": 2, "bottom": 3}
+    return sorted(seats, key=lambda s: order[s.place])
+
+
+def choice_text(action: dict[str, Any], names: list[str]) -> str:
+    """A legal action in words, in the reader's language."""
+    kind = action["type"]
+    tile = tile_name(str(action.get("tile", "")))
+    if kind == "discard":
+        return _("Discard %(tile)s") % {"tile": tile}
+    if kind == "chi":
+        shown = " ".join(tile_name(str(t)) for t in action["tiles"])
+        return _("Chow %(tile)s with %(shown)s") % {"tile": tile, "shown": shown}
+    if kind == "peng":
+        return _("Pung %(tile)s") % {"tile": tile}
+    if kind == "gang":
+        labels = {"exposed": _("Kong %(tile)s (exposed)"), "added": _("Kong %(tile)s (added)"),
+                  "concealed": _("Kong %(tile)s (concealed)")}
+        return labels.get(str(action.get("kind")), _("Kong %(tile)s")) % {"tile": tile}
+    if kind == "hu":
+        how = action.get("how")
+        if how == "bomb":
+            return _("Win with a bomb (PT-5.4)")
+        if how == "rob_gold":
+            return _("Rob the gold %(tile)s and win (PT-5.5)") % {"tile": tile}
+        if how == "robbing_kong":
+            return _("Rob the kong: win on %(tile)s") % {"tile": tile}
+        if "target" in action:
+            return _("Win on %(name)s's %(tile)s") % {"name": names[action["target"]],
+                                                     "tile": tile}
+        return _("Win by self-draw on %(tile)s") % {"tile": tile}
+    if kind == "ready":
+        return _("Declare ready (PT-5.3)")
+    if kind == "dingque":
+        from replays.tile_names import suit_name
+        return _("Void suit: %(suit)s (SC-2)") % {"suit": suit_name(str(action["suit"]))}
+    if kind == "contract":
+        return (_("Give up (JX-9)") if action.get("choice") == "give_up"
+                else _("Persist (JX-9)"))
+    if kind == "pass":
+        return _("Pass")
+    return str(kind)
+
+
+def choices(view: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
+    """The legal actions: discards (the tiles of the hand, drawn tile last) and buttons."""
+    wild = frozenset(view.get("wildcards", []))
+    names = [s["name"] for s in view["seats"]]
+    discards: list[Choice] = []
+    buttons: list[Choice] = []
+    for action in view["legal"]:
+        text = choice_text(action, names)
+        if action["type"] == "discard":
+            discards.append(Choice(action, text))
+        else:
+            buttons.append(Choice(action, text))
+    # Every copy of the hand is a tile to click; each copy discards the same kind.
+    by_tile = {c.action["tile"]: c for c in discards}
+    hand_tiles: list[Choice] = []
+    you = view["you"]
+    for code in you["hand"]:
+        picked = by_tile.get(code)
+        hand_tiles.append(Choice(picked.action if picked else {}, picked.text if picked
+                                 else tile_name(code), _tv(code, wild)))
+    if you.get("drawn"):
+        code = you["drawn"]
+        picked = by_tile.get(code)
+        hand_tiles.append(Choice(picked.action if picked else {}, picked.text if picked
+                                 else tile_name(code), _tv(code, wild, drawn=True)))
+    return hand_tiles, buttons
+
+
+def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]:
+    """What happened since the player's last move, one sentence an entry (the bots' moves
+    the page shows one by one)."""
+    if not row.moves_from:
+        return []
+    hand, seen = int(row.moves_from[0]), int(row.moves_from[1])
+    names = tuple(s["name"] for s in view["seats"])
+    out = []
+    for entry in match.events_since(hand, seen):
+        raw = entry["event"]
+        if raw["type"] == "deal":
+            out.append(_("Hand %(n)d is dealt") % {"n": entry["hand"]})
+            continue
+        actor = raw.get("actor")
+        if raw["type"] == "draw" and "tile" not in raw:  # another seat's draw: face down
+            out.append(_("{name} draws a tile").format(name=names[int(actor)]))
+            continue
+        if raw["type"] == "gang" and "tile" not in raw:  # another seat's concealed kong
+            out.append(_("{name} declares a concealed kong").format(name=names[int(actor)]))
+            continue
+        try:
+            event = read_event(raw, view["variant"])
+        except ValueError:
+            out.append(str(raw["type"]))
+            continue
+        out.append(describe(event, names, view["seat"]))
+    return out
+
+
+def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:
+    """The last finished hand at its end, as the viewer itemises it."""
+    if not view.get("last_hand") and not view["over"]:
+        return None
+    data = replayed(services.hand_end_document(match))
+    number = len(data.match.hands)
+    if number == 0:
+        return None
+    steps = len(data.match.hands[number - 1].events)
+    return board_at(data, number, steps, view["seat"])
+
+
+def _hand_just_ended(row: PlayedMatch, view: dict[str, Any]) -> bool:
+    """The settlement shows from a hand's end until the player's first move in the next."""
+    if view["over"]:
+        return True
+    return bool(view.get("last_hand")) and bool(row.moves_from) and (
+        int(row.moves_from[0]) < int(view["hand_number"]))
+
+
+def review_url(row: PlayedMatch, match: PlayMatch) -> str | None:
+    """The viewer at the player's first decision, spoilers off, their seat at the bottom."""
+    if row.replay is None:
+        return None
+    step = first_decision(match)
+    return (reverse("viewer", args=[row.replay.public_id])
+            + f"?hand=1&step={step}&seat={match.seat}&spoilers=0")
+
+
+def first_decision(match: PlayMatch) -> int:
+    """The step (events before it) of the player's first event of hand 1 that is a choice."""
+    document = match.log()
+    if not document.hands:
+        return 0
+    for index, event in enumerate(document.hands[0].events):
+        if event.actor == match.seat and event.type not in ("draw", "flower"):
+            return index
+    return 0
+
+
+def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[str, Any]:
+    view = match.view()
+    variant = VARIANTS[view["variant"]]
+    hand_tiles, buttons = choices(view)
+    hint_on = bool(request.session.get(HINT_KEY, False))
+    wild = frozenset(view.get("wildcards", []))
+    return {
+        "row": row, "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
+        "buttons": buttons, "moves": moves(row, match, view),
+        "wildcards": [_tv(k, wild) for k in view.get("wildcards", [])],
+        "wildcard_name": wildcard_name(variant),
+        "indicator": _tv(view["indicator"], frozenset()) if view.get("indicator") else None,
+        "bank": banked_fans(tuple(view.get("bank", []))),
+        "you": next(s for s in view["seats"] if s["seat"] == view["seat"]),
+        "board": hand_end_board(match, view) if _hand_just_ended(row, view) else None,
+        "hint_on": hint_on, "hint": hint_view(match, view) if hint_on and not match.over else None,
+        "review": review_url(row, match) if match.over else None,
+        "seed": view.get("seed"),
+    }
+
+
+def hint_view(match: PlayMatch, view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The hint's options with words for their actions and waits' tiles."""
+    names = [s["name"] for s in view["seats"]]
+    out = []
+    for option in match.hint()["options"]:
+        out.append({**option, "text": choice_text(option["action"], names),
+                    "accepted_text": ", ".join(
+                        f"{tile_name(a['tile'])}×{a['remaining']}"
+                        for a in option.get("accepted", []))})
+    return sorted(out, key=lambda o: o.get("rank", 99))

@@ -1,0 +1,13 @@
+"""Playing against the bots (issue 14; docs/play.md, "The site")."""
+
+from django.urls import path
+
+from replays.play import views
+
+urlpatterns = [
+    path("play/", views.index, name="play"),
+    path("play/<slug:public_id>/", views.table_page, name="play_table"),
+    path("play/<slug:public_id>/state.json", views.state, name="play_state"),
+    path("play/<slug:public_id>/act", views.act, name="play_act"),
+    path("play/<slug:public_id>/hint", views.hint_switch, name="play_hint"),
+]

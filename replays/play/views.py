@@ -1,0 +1,210 @@
+"""``/play/``: start a match against the bots, play it at the table, review it after.
+
+Every page and fragment is drawn from the seat's view (``PlayMatch.view()``), never from
+the stored row, so nothing the seat may not see can reach it (docs/play.md). Forms work
+without JavaScript (POST, then redirect) and with htmx (the table's fragment is swapped).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
+
+from games.play import MAX_HANDS, IllegalAction, PlayError, StaleStep
+from games.registry import NAMES
+from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.models import Match
+from replays.play import services, table
+from replays.play.models import PlayedMatch
+
+SEAT_CHOICES = [("random", gettext_lazy("random")), ("0", gettext_lazy("East (seat 1)")),
+                ("1", gettext_lazy("South (seat 2)")), ("2", gettext_lazy("West (seat 3)")),
+                ("3", gettext_lazy("North (seat 4)"))]
+
+
+class StartForm(forms.Form):
+    variant = forms.ChoiceField(choices=Match.Variant.choices, label=gettext_lazy("Variant"))
+    seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random",
+                             label=gettext_lazy("Your seat"))
+    hands = forms.IntegerField(min_value=1, max_value=MAX_HANDS, initial=4,
+                               label=gettext_lazy("Hands"))
+    speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
+                                   initial=PlayedMatch.Speed.NORMAL,
+                                   label=gettext_lazy("Bot speed"))
+
+
+def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
+    """The variant's rules options from the form: ``<variant>-<option>`` (the page's
+    fields) or the bare option name (the JSON interface); a blank one keeps its default.
+    Raise ``PlayError`` naming a bad value."""
+    rules: dict[str, int | str | bool] = {}
+    for name, option in services.variant_options(variant).items():
+        raw = data.get(f"{variant}-{name}", data.get(name))
+        if isinstance(option.default, bool):
+            if raw is not None:
+                rules[name] = raw in ("on", "true", "1", "yes")
+            continue
+        if raw is None or str(raw).strip() == "":
+            continue
+        if option.choices:
+            rules[name] = str(raw)
+            continue
+        try:
+            rules[name] = int(str(raw))
+        except ValueError:
+            raise PlayError(_("rules option %(name)s must be a whole number, not %(value)r")
+                            % {"name": name, "value": str(raw)[:20]}) from None
+    return rules
+
+
+def _option_fields(data: Any = None) -> list[dict[str, Any]]:
+    """Each variant's rules options as the start form shows them."""
+    out = []
+    for variant in NAMES:
+        fields = []
+        for name, option in services.variant_options(variant).items():
+            key = f"{variant}-{name}"
+            value = data.get(key) if data is not None else None
+            fields.append({"key": key, "name": name, "option": option,
+                           "kind": "bool" if isinstance(option.default, bool)
+                           else "choice" if option.choices else "int",
+                           "value": option.default if value is None else value})
+        out.append({"variant": variant, "label": Match.Variant(variant).label,
+                    "fields": fields})
+    return out
+
+
+@require_http_methods(["GET", "POST"])
+def index(request: HtmxHttpRequest) -> HttpResponse:
+    """The start form and the visitor's matches; POST starts one and goes to its table."""
+    error = ""
+    form = StartForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            variant = form.cleaned_data["variant"]
+            seat = form.cleaned_data["seat"]
+            try:
+                choice = services.StartChoice(
+                    variant=variant, seat=None if seat == "random" else int(seat),
+                    hands=form.cleaned_data["hands"], rules=rules_of(variant, request.POST),
+                    speed=form.cleaned_data["speed"])
+                row = services.start(request, choice)
+            except PlayError as refused:
+                error = str(refused)
+            else:
+                return redirect(row.get_absolute_url())
+        status = 400
+    else:
+        status = 200
+    rows = list(services.mine(request)[:50])
+    return render(request, "play/index.html", {
+        "form": form, "error": error, "options": _option_fields(request.POST or None),
+        "playing": [r for r in rows if not r.over], "finished": [r for r in rows if r.over],
+    }, status=status)
+
+
+@vary_on_headers("HX-Request")
+@require_GET
+def table_page(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The table from the player's seat; reloading resumes where they were."""
+    row = services.owned(request, public_id)
+    match = services.restored(row)
+    context = table.context(request, row, match)
+    template = "play/table.html#table" if wants_fragment(request) else "play/table.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_GET
+def state(request: HtmxHttpRequest, public_id: str) -> JsonResponse:
+    row = services.owned(request, public_id)
+    match = services.restored(row)
+    return _json(services.state_json(row, match, _replay_url(row)))
+
+
+def _replay_url(row: PlayedMatch) -> str | None:
+    return reverse("viewer", args=[row.replay.public_id]) if row.replay is not None else None
+
+
+def _json(data: Any, status: int = 200) -> JsonResponse:
+    response = JsonResponse(data, status=status, json_dumps_params={"ensure_ascii": False})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _is_json(request: HtmxHttpRequest) -> bool:
+    return request.content_type == "application/json"
+
+
+def _answer(request: HtmxHttpRequest) -> tuple[Any, Any]:
+    """The step and the action of a POST: a JSON body, or the table's form (``step`` and
+    ``action``, the action as JSON text in the button's value)."""
+    if _is_json(request):
+        try:
+            body = json.loads(request.body or b"null")
+        except ValueError:
+            raise PlayError(_("the body is not JSON: send {\"step\": N, \"action\": {…}}")) from None
+        if not isinstance(body, dict):
+            raise PlayError(_("the body must be an object: {\"step\": N, \"action\": {…}}"))
+        return body.get("step"), body.get("action")
+    try:
+        action = json.loads(request.POST.get("action", ""))
+    except ValueError:
+        raise PlayError(_("the action is not JSON")) from None
+    step_text = request.POST.get("step", "")
+    return (int(step_text) if step_text.isdigit() else step_text), action
+
+
+@require_POST
+def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Answer the current decision: JSON in, JSON out; or the table's form (redirect, or
+    with htmx the table's fragment)."""
+    services.owned(request, public_id)  # 404 before anything else for another's match
+    try:
+        step, action = _answer(request)
+        row, match, entries = services.act(request, public_id, step, action)
+    except StaleStep as stale:
+        return _refused(request, public_id, 409, None, str(stale))
+    except IllegalAction as illegal:
+        return _refused(request, public_id, 400, illegal.rule, illegal.message)
+    except PlayError as bad:
+        return _refused(request, public_id, 400, None, str(bad))
+    if _is_json(request):
+        data = services.state_json(row, match, _replay_url(row))
+        data["entries"] = entries
+        return _json(data)
+    if wants_fragment(request):
+        response = render(request, "play/table.html#table", table.context(request, row, match))
+        response["Cache-Control"] = "no-store"
+        return response
+    return redirect(row.get_absolute_url())
+
+
+def _refused(request: HtmxHttpRequest, public_id: str, status: int, rule: str | None,
+             message: str) -> HttpResponse:
+    if _is_json(request):
+        return _json({"error": {"rule": rule, "message": message}}, status=status)
+    row = services.owned(request, public_id)
+    context = table.context(request, row, services.restored(row))
+    context["refusal"] = f"{rule}: {message}" if rule else message
+    template = "play/table.html#table" if wants_fragment(request) else "play/table.html"
+    return render(request, template, context, status=status)
+
+
+@require_POST
+def hint_switch(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """Turn the hint on or off for this visitor (kept in the session; off by default)."""
+    services.owned(request, public_id)
+    request.session[table.HINT_KEY] = request.POST.get("hint") == "on"
+    return redirect(reverse("play_table", args=[public_id]))
+

@@ -1,0 +1,67 @@
+// The play table: the bots' moves since your last one shown one by one at the match's speed,
+// and keys to choose a tile (← → to move, Enter to discard, 1–9 and 0 for the first ten
+// tiles, a letter-free page otherwise). Without JavaScript the page shows the new state and
+// every move at once; the forms post and redirect.
+function tileButtons() {
+  return Array.from(document.querySelectorAll(".play-hand button.tile-button"));
+}
+
+function revealMoves(root) {
+  const list = root.querySelector(".play-moves");
+  const table = root.closest("#play-table") || root.querySelector("#play-table");
+  if (!list || !table) return;
+  const speed = Number(table.dataset.speed || 0);
+  const items = Array.from(list.children);
+  if (!speed || items.length < 2) return;
+  items.forEach((item) => { item.hidden = true; });
+  let shown = 0;
+  const timer = setInterval(() => {
+    if (shown < items.length) {
+      items[shown].hidden = false;
+      items[shown].classList.add("is-new");
+      if (shown > 0) items[shown - 1].classList.remove("is-new");
+      shown += 1;
+    }
+    if (shown >= items.length) clearInterval(timer);
+  }, speed);
+  items[0].hidden = false;
+  shown = 1;
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  const target = event.target;
+  if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
+  const buttons = tileButtons();
+  if (!buttons.length) return;
+  const at = buttons.indexOf(document.activeElement);
+  if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+    event.preventDefault();
+    const step = event.key === "ArrowRight" ? 1 : -1;
+    const next = at < 0 ? (step > 0 ? 0 : buttons.length - 1)
+                        : (at + step + buttons.length) % buttons.length;
+    buttons[next].focus();
+  } else if (/^[0-9]$/.test(event.key)) {
+    const index = event.key === "0" ? 9 : Number(event.key) - 1;
+    if (buttons[index]) {
+      event.preventDefault();
+      buttons[index].focus();
+      buttons[index].click();
+    }
+  }
+});
+
+// After htmx swaps the table: replay its moves and keep the keyboard on the hand.
+document.addEventListener("htmx:afterSwap", (event) => {
+  revealMoves(event.target.id === "play-table" ? event.target : document);
+  const first = tileButtons()[0];
+  if (first && document.activeElement === document.body) first.focus();
+});
+
+// A second click while an answer is on its way would only be refused as stale: ignore it.
+document.addEventListener("htmx:beforeRequest", (event) => {
+  const form = event.target.closest && event.target.closest(".play-actions");
+  if (form) form.classList.add("is-sending");
+});
+
+revealMoves(document);

@@ -1,0 +1,153 @@
+"""Playing in a real browser (issue 14): a whole hand of each variant with the mouse, one
+with the keyboard only, one at 390 px; screenshots of the table mid-hand and at a hand's
+end at 1280 and 390 px in English and Chinese (test-artifacts/, git-ignored)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
+
+MOVES = 400  # far more decisions than a hand has
+
+
+def start(page: Page, url: str, variant: str, hands: int = 1, speed: str = "0") -> None:
+    page.goto(f"{url}/play/")
+    page.select_option("#id_variant", variant)
+    page.select_option("#id_seat", "0")
+    page.fill("#id_hands", str(hands))
+    page.select_option("#id_speed", speed)
+    page.locator(".play-start button[type=submit]").click()
+    expect(page.locator("#play-table")).to_be_visible()
+
+
+def step(page: Page) -> str:
+    return str(page.locator("#play-table").get_attribute("data-step"))
+
+
+def hand_over(page: Page) -> bool:
+    return page.locator(".play-settlement, .play-end").count() > 0
+
+
+def choose_with_mouse(page: Page) -> None:
+    """A win when offered, else the drawn tile (or the last), else the first button."""
+    wins = page.locator(".play-buttons button.primary")
+    tiles = page.locator(".play-hand button.tile-button")
+    if wins.count():
+        wins.first.click()
+    elif tiles.count():
+        tiles.last.click()
+    else:
+        page.locator(".play-buttons button").first.click()
+
+
+def choose_with_keys(page: Page) -> None:
+    """Keys only: ← from nowhere lands on the last tile, Enter discards it; otherwise Tab to
+    the first action button and Enter."""
+    if page.locator(".play-hand button.tile-button").count():
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")
+        return
+    for _ in range(120):
+        page.keyboard.press("Tab")
+        if page.locator(".play-buttons button:focus").count():
+            page.keyboard.press("Enter")
+            return
+    raise AssertionError("no action button reached with Tab")
+
+
+def play_a_hand(page: Page, choose: Any) -> None:
+    for _ in range(MOVES):
+        if hand_over(page):
+            return
+        before = step(page)
+        choose(page)
+        expect(page.locator("#play-table")).not_to_have_attribute("data-step", before,
+                                                                  timeout=10000)
+    raise AssertionError("the hand did not end")
+
+
+def check_end(page: Page) -> None:
+    expect(page.locator(".play-end")).to_be_visible()
+    expect(page.locator(".seed")).to_be_visible()
+    review = page.locator("a.review-link")
+    expect(review).to_have_attribute("href", __import__("re").compile(r"spoilers=0"))
+    review.click()
+    expect(page.locator("#board")).to_be_visible()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("variant", ["jiaxing", "putian", "sichuan"])
+def test_it_plays_a_whole_hand_with_the_mouse(page: Page, live_server: Any,
+                                             transactional_db: None, variant: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, live_server.url, variant)
+    play_a_hand(page, choose_with_mouse)
+    check_end(page)
+
+
+@pytest.mark.browser
+def test_it_plays_a_whole_hand_with_the_keyboard_only(page: Page, live_server: Any,
+                                                     transactional_db: None) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, live_server.url, "sichuan")
+    play_a_hand(page, choose_with_keys)
+    expect(page.locator(".play-end")).to_be_visible()
+
+
+@pytest.mark.browser
+def test_it_plays_a_whole_hand_at_390_px(page: Page, live_server: Any,
+                                        transactional_db: None) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    start(page, live_server.url, "jiaxing")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, width
+    play_a_hand(page, choose_with_mouse)
+    check_end(page)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_it_renders_the_screenshots(browser: Browser, live_server: Any, transactional_db: None,
+                                    artifacts: Path, language: str) -> None:
+    context = browser.new_context(locale="en-US" if language == "en" else "zh-CN")
+    page = context.new_page()
+    try:
+        page.set_viewport_size({"width": 1280, "height": 1000})
+        start(page, live_server.url, "putian", hands=2, speed="250")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        for _ in range(4):
+            choose_with_mouse(page)
+            page.wait_for_timeout(300)
+        for width, height in ((1280, 1000), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.reload()
+            page.screenshot(path=str(artifacts / f"play-mid-{width}-{language}.png"),
+                            full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+        play_a_hand(page, choose_with_mouse)
+        for width, height in ((1280, 1000), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(artifacts / f"play-end-{width}-{language}.png"),
+                            full_page=True)
+        for _ in range(MOVES):  # on to the match's end: the seed and the review link
+            if page.locator(".play-end").count():
+                break
+            before = step(page)
+            choose_with_mouse(page)
+            expect(page.locator("#play-table")).not_to_have_attribute("data-step", before)
+        for width, height in ((1280, 1000), (390, 844)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.screenshot(path=str(artifacts / f"play-over-{width}-{language}.png"),
+                            full_page=True)
+            assert page.evaluate("document.documentElement.scrollWidth") <= width
+    finally:
+        context.close()

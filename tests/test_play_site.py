@@ -1,0 +1,274 @@
+"""The play site (issue 14): starting, the table, the JSON interface, stale steps and
+double submits, the seed commitment, permissions and anonymous matches at log-in."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import threading
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from games.log import loads
+from games.play import verify
+from replays.models import Match
+from replays.play.models import PlayedMatch
+
+pytestmark = pytest.mark.django_db
+
+
+def start(client: Client, variant: str = "jiaxing", hands: int = 1, seat: str = "0",
+          **rules: Any) -> str:
+    response = client.post("/play/", {"variant": variant, "seat": seat, "hands": hands,
+                                      "speed": 0, **rules})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    return str(response["Location"]).strip("/").split("/")[-1]
+
+
+def state(client: Client, pid: str) -> dict[str, Any]:
+    response = client.get(f"/play/{pid}/state.json")
+    assert response.status_code == 200
+    data: dict[str, Any] = response.json()
+    return data
+
+
+def act(client: Client, pid: str, step: Any, action: Any) -> Any:
+    return client.post(f"/play/{pid}/act", json.dumps({"step": step, "action": action}),
+                       content_type="application/json")
+
+
+def play_out(client: Client, pid: str, rng: random.Random) -> dict[str, Any]:
+    data = state(client, pid)
+    while not data["over"]:
+        response = act(client, pid, data["step"], rng.choice(data["legal"]))
+        assert response.status_code == 200, response.content
+        data = response.json()
+    return data
+
+
+def test_it_shows_the_start_form_with_the_variants_options(client: Client) -> None:
+    page = client.get("/play/").content.decode()
+    assert 'name="variant"' in page and 'name="hands"' in page and 'name="seat"' in page
+    from games.registry import VARIANTS
+    for name, variant in VARIANTS.items():
+        for option in variant.OPTIONS:
+            assert f'name="{name}-{option}"' in page
+
+
+def test_it_starts_a_match_and_serves_the_seats_view(client: Client) -> None:
+    pid = start(client, "sichuan", hands=2, seat="2", **{"sichuan-cap_fan": "3"})
+    data = state(client, pid)
+    assert data["seat"] == 2 and data["variant"] == "sichuan" and data["hands"] == 2
+    assert data["legal"] and "seed" not in data and not data["over"]
+    row = PlayedMatch.objects.get(public_id=pid)
+    assert row.state["log"]["rules"] == {"cap_fan": 3}
+    page = client.get(f"/play/{pid}/").content.decode()
+    assert data["commitment"] in page and row.state["seed"] not in page
+
+
+def test_it_refuses_a_bad_rules_option_with_a_sentence(client: Client) -> None:
+    response = client.post("/play/", {"variant": "jiaxing", "seat": "random", "hands": 1,
+                                      "speed": 0, "jiaxing-base": "0"})
+    assert response.status_code == 400
+    assert "base" in response.content.decode()
+    assert not PlayedMatch.objects.exists()
+
+
+def test_it_refuses_an_illegal_action_with_its_rule(client: Client) -> None:
+    pid = start(client, "jiaxing")
+    data = state(client, pid)
+    hand = set(data["you"]["hand"]) | {data["you"]["drawn"]}
+    missing = next(t for t in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m")
+                   if t not in hand)
+    if data["decision"]["kind"] != "turn":
+        pytest.skip("the first decision is a claim")
+    response = act(client, pid, data["step"], {"type": "discard", "tile": missing})
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["rule"] == "C-1" and error["message"]
+    assert state(client, pid)["step"] == data["step"]
+
+
+def test_it_refuses_a_stale_step_with_409_and_applies_nothing(client: Client) -> None:
+    pid = start(client, "sichuan")
+    data = state(client, pid)
+    action = data["legal"][0]
+    assert act(client, pid, data["step"], action).status_code == 200
+    after = state(client, pid)
+    again = act(client, pid, data["step"], action)
+    assert again.status_code == 409
+    assert again.json()["error"]["message"]
+    assert state(client, pid) == after
+
+
+def test_it_applies_one_of_two_double_submits(client: Client) -> None:
+    """The table's form submitted twice (a double click): the second answer is stale."""
+    pid = start(client, "jiaxing")
+    data = state(client, pid)
+    value = json.dumps(data["legal"][0])
+    first = client.post(f"/play/{pid}/act", {"step": data["step"], "action": value})
+    second = client.post(f"/play/{pid}/act", {"step": data["step"], "action": value})
+    assert first.status_code == 302
+    assert second.status_code == 409
+    assert "reload" in second.content.decode().lower() or "step" in second.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_serialises_concurrent_answers_to_one_step(alice: Any) -> None:
+    owner = Client()
+    owner.force_login(alice)
+    pid = start(owner, "putian")
+    data = state(owner, pid)
+    statuses: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def answer() -> None:
+        client = Client()
+        client.force_login(alice)
+        barrier.wait()
+        statuses.append(act(client, pid, data["step"], data["legal"][0]).status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=answer) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409]
+
+
+def test_it_commits_to_the_seed_and_shows_it_at_the_end(client: Client) -> None:
+    pid = start(client, "jiaxing")
+    commitment = state(client, pid)["commitment"]
+    assert commitment in client.get(f"/play/{pid}/").content.decode()
+    end = play_out(client, pid, random.Random(1))
+    seed = end["seed"]
+    assert hashlib.sha256(seed.encode()).hexdigest() == commitment
+    page = client.get(f"/play/{pid}/").content.decode()
+    assert seed in page and "verify-deal" in page
+    row = PlayedMatch.objects.get(public_id=pid)
+    assert row.replay is not None
+    verify(loads(bytes(row.replay.document).decode()), seed, commitment)
+
+
+def test_it_stores_the_finished_match_as_a_private_replay_of_the_player(
+        client: Client, alice: Any) -> None:
+    client.force_login(alice)
+    pid = start(client, "sichuan", hands=2)
+    end = play_out(client, pid, random.Random(2))
+    row = PlayedMatch.objects.get(public_id=pid)
+    replay = row.replay
+    assert replay is not None and replay.owner == alice
+    assert replay.visibility == Match.Visibility.PRIVATE and replay.hand_count == 2
+    assert replay.totals == end["result"]["totals"]
+    assert end["replay"] == f"/replays/{replay.public_id}/"
+    document = json.loads(bytes(replay.document))
+    assert all(hand.get("wall") for hand in document["hands"])
+    page = client.get(f"/play/{pid}/").content.decode()
+    assert f"/replays/{replay.public_id}/?hand=1&amp;step=" in page
+    assert f"seat={end['seat']}&amp;spoilers=0" in page
+    review = client.get(f"/replays/{replay.public_id}/?seat={end['seat']}&spoilers=0")
+    assert review.status_code == 200
+    assert row.points_won == end["result"]["you"]["points_won"]
+
+
+def test_it_adds_played_points_to_the_ladder_on_the_progress_page(
+        client: Client, alice: Any) -> None:
+    client.force_login(alice)
+    PlayedMatch.objects.create(owner=alice, variant="jiaxing", state={}, hands=1,
+                               commitment="0" * 64, over=True, points_won=120)
+    PlayedMatch.objects.create(owner=alice, variant="sichuan", state={}, hands=1,
+                               commitment="0" * 64, over=True, points_won=30)
+    page = client.get("/puzzles/me/").content.decode()
+    assert "150" in page and "play-points" in page
+
+
+def test_it_shows_other_peoples_matches_as_404(client: Client, alice: Any, bob: Any) -> None:
+    owner = Client()
+    owner.force_login(alice)
+    pid = start(owner, "jiaxing")
+    data = state(owner, pid)
+    intruder = Client()
+    intruder.force_login(bob)
+    for who in (intruder, client):  # bob, and charlie (anonymous)
+        assert who.get(f"/play/{pid}/").status_code == 404
+        assert who.get(f"/play/{pid}/state.json").status_code == 404
+        assert act(who, pid, data["step"], data["legal"][0]).status_code == 404
+        assert who.post(f"/play/{pid}/hint", {"hint": "on"}).status_code == 404
+        assert pid not in who.get("/play/").content.decode()
+    assert state(owner, pid)["step"] == data["step"]
+
+
+def test_it_gives_an_anonymous_match_to_the_account_at_log_in(client: Client,
+                                                              alice: Any) -> None:
+    from tests.conftest import PASSWORD, with_password
+
+    pid = start(client, "jiaxing")
+    finished = start(client, "sichuan")
+    play_out(client, finished, random.Random(3))
+    replay = PlayedMatch.objects.get(public_id=finished).replay
+    assert replay is not None and replay.owner is None
+    with_password(alice)
+    response = client.post("/accounts/login/", {"username": "alice", "password": PASSWORD})
+    assert response.status_code == 302
+    assert PlayedMatch.objects.get(public_id=pid).owner == alice
+    replay.refresh_from_db()
+    assert replay.owner == alice and replay.visibility == Match.Visibility.PRIVATE
+    assert client.get(f"/play/{pid}/").status_code == 200
+
+
+def test_it_works_with_the_tables_forms_and_htmx(client: Client) -> None:
+    pid = start(client, "putian")
+    data = state(client, pid)
+    response = client.post(f"/play/{pid}/act", {"step": data["step"],
+                                                "action": json.dumps(data["legal"][0])},
+                           HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    fragment = response.content.decode()
+    assert fragment.lstrip().startswith('<div id="play-table"') and "<html" not in fragment
+
+
+def test_it_shows_the_hint_when_switched_on(client: Client) -> None:
+    pid = start(client, "sichuan")
+    page = client.get(f"/play/{pid}/").content.decode()
+    assert "play-hint\"" not in page
+    client.post(f"/play/{pid}/hint", {"hint": "on"})
+    page = client.get(f"/play/{pid}/").content.decode()
+    assert 'class="play-hint"' in page and "SC-2" in page
+
+
+def test_it_reads_as_chinese_on_chinese_pages(client: Client) -> None:
+    """The start page, the table mid-hand, after a hand and at the end, with the hint: no
+    catalogue sentence left in English, no tile code instead of a name."""
+    from tests.test_site_i18n_complete import TILE_CODE, ZH, english_sentences, visible
+
+    sentences = english_sentences()
+    rng = random.Random(5)
+    problems: list[Any] = []
+
+    def check(url: str) -> None:
+        text = visible(client.get(url, **ZH).content.decode())  # type: ignore[arg-type]
+        english = [s for s in sentences if s in text]
+        codes = sorted(set(TILE_CODE.findall(text)))
+        if english or codes:
+            problems.append((url, english[:5], codes[:10]))
+
+    check("/play/")
+    for variant in ("jiaxing", "putian", "sichuan"):
+        pid = start(client, variant, hands=2)
+        client.post(f"/play/{pid}/hint", {"hint": "on"})
+        data = state(client, pid)
+        for _ in range(3):
+            check(f"/play/{pid}/")
+            data = act(client, pid, data["step"], rng.choice(data["legal"])).json()
+        while data["hand_number"] == 1 and not data["over"]:
+            data = act(client, pid, data["step"], rng.choice(data["legal"])).json()
+        check(f"/play/{pid}/")
+        play_out(client, pid, rng)
+        check(f"/play/{pid}/")
+    check("/play/")
+    assert not problems, problems
