@@ -29,8 +29,11 @@ class Command(BaseCommand):
                 match = simulate(variant, options["hands"], seed)
                 raw = dumps(match).encode("utf-8")
                 try:
+                    # One seat valued per match, as for an upload naming the uploader's
+                    # seat: valuing all four would keep `make run` busy for many minutes.
                     store_document(raw, owner=user, visibility=Match.Visibility.PUBLIC,
-                                   title=f"Demo: {variant.capitalize()} bots, game {seed}")
+                                   title=f"Demo: {variant.capitalize()} bots, game {seed}",
+                                   uploader_seat=(seed - 1) % 4)
                     stored += 1
                 except DuplicateUpload:
                     pass
