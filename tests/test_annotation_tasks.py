@@ -401,12 +401,22 @@ def workers(transactional_db: None, broker_url: str, redis_client: Any,
     if connection.vendor != "postgresql":
         pytest.skip(f"a worker process cannot share the {connection.vendor} test database; "
                     "run with DATABASE_URL=postgres://...")
+    with private_workers("annotest", ("replays.tasks.annotate_hand",), broker_url,
+                         redis_client, tmp_path) as group:
+        yield group
+
+
+@contextlib.contextmanager
+def private_workers(prefix: str, task_names: tuple[str, ...], broker_url: str,
+                    redis_client: Any, tmp_path: Path) -> Iterator[Workers]:
+    """The named tasks sent to Redis on a queue of the test's own, with workers for it on
+    request; afterwards the app's settings are restored and the queue's keys removed."""
     from mahjong_site.celery import app
 
-    queue = f"annotest-{uuid.uuid4().hex[:12]}"
+    queue = f"{prefix}-{uuid.uuid4().hex[:12]}"
     saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "task_routes")}
     app.conf.update(task_always_eager=False, broker_url=broker_url,
-                    task_routes={"replays.tasks.annotate_hand": {"queue": queue}})
+                    task_routes={name: {"queue": queue} for name in task_names})
     app.amqp.flush_routes()
     forget_connections(app)
     group = Workers(broker_url, queue, _test_database_url(), tmp_path)

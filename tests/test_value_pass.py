@@ -4,8 +4,6 @@ rows are the ones the in-process pass writes (same seeds, same numbers)."""
 
 from __future__ import annotations
 
-import contextlib
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,12 +18,12 @@ from replays.annotation.values import compute, queue_values
 from replays.library import services
 from replays.models import Hand, HandValues, Match
 
-from .conftest import forget_connections, remove_queue_keys, wait_for
+from .conftest import wait_for
 from .test_annotation_tasks import (  # noqa: F401 - fixtures
     Workers,
-    _test_database_url,
     broker_url,
     document,
+    private_workers,
     redis_client,
 )
 
@@ -37,26 +35,11 @@ def value_workers(transactional_db: None, broker_url: str, redis_client: Any,  #
                   tmp_path: Path) -> Iterator[Workers]:
     if connection.vendor != "postgresql":
         pytest.skip("a worker process cannot share this test database")
-    from mahjong_site.celery import app
-
-    queue = f"valuetest-{uuid.uuid4().hex[:12]}"
-    saved = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "task_routes")}
-    app.conf.update(task_always_eager=False, broker_url=broker_url, task_routes={
-        "replays.tasks.annotate_hand": {"queue": queue},
-        "replays.tasks.value_hand": {"queue": queue},
-        "replays.tasks.harvest_puzzles": {"queue": queue}})
-    app.amqp.flush_routes()
-    forget_connections(app)
-    group = Workers(broker_url, queue, _test_database_url(), tmp_path)
-    try:
+    with private_workers("valuetest", ("replays.tasks.annotate_hand",
+                                       "replays.tasks.value_hand",
+                                       "replays.tasks.harvest_puzzles"),
+                         broker_url, redis_client, tmp_path) as group:
         yield group
-    finally:
-        group.kill_all()
-        forget_connections(app)
-        app.conf.update(saved)
-        app.amqp.flush_routes()
-        with contextlib.suppress(Exception):
-            remove_queue_keys(redis_client, queue)
 
 
 def test_it_fans_the_values_out_to_two_workers_and_counts_them_done(
