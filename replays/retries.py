@@ -8,6 +8,7 @@ failure is final at once: the request that queued the task does not run it four 
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from typing import Any
 
 from celery import Task
@@ -36,3 +37,27 @@ class RetriedWithBackoff(Task[..., None]):
         if self.request.is_eager and exc is not None:
             raise exc  # in-process: final at once (on_failure records it)
         return super().retry(args, kwargs, exc, throw, eta, countdown, max_retries, **options)
+
+
+class FailsItsMatch(RetriedWithBackoff):
+    """A task on one hand (its first argument, ``hand_id``) whose final failure fails its
+    match's pass: ``status_field`` becomes failed and ``error_field`` names the hand and
+    the error. ``doing`` words the pass for the log ("annotating", "valuing")."""
+
+    doing = "running"
+    status_field = ""
+    error_field = ""
+
+    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
+                   kwargs: dict[str, Any], einfo: Any) -> None:
+        """Retried in vain: the match's pass is failed, naming the hand and the error."""
+        from replays.models import Hand, Match
+
+        hand_id = int(kwargs.get("hand_id", args[0] if args else 0))
+        logging.getLogger(type(self).__module__).error(
+            "%s hand %s failed", self.doing, hand_id, exc_info=exc)
+        hand = Hand.objects.filter(pk=hand_id).only("number", "match_id").first()
+        if hand is not None:
+            Match.objects.filter(pk=hand.match_id).update(**{
+                self.status_field: Match.Status.FAILED,
+                self.error_field: f"hand {hand.number}: {type(exc).__name__}: {exc}"[:2000]})

@@ -36,7 +36,7 @@ from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
 from replays.operations import health
 from replays.puzzles.tasks import harvest_puzzles
-from replays.retries import RetriedWithBackoff
+from replays.retries import FailsItsMatch
 
 log = logging.getLogger(__name__)
 
@@ -87,17 +87,10 @@ def _send_next(match: Match) -> None:
     annotate_hand.delay(following[0])
 
 
-class AnnotateHand(RetriedWithBackoff):
-    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
-                   kwargs: dict[str, Any], einfo: Any) -> None:
-        """Retried in vain: the match is failed, with the hand and the error."""
-        hand_id = int(kwargs.get("hand_id", args[0] if args else 0))
-        log.error("annotating hand %s failed", hand_id, exc_info=exc)
-        hand = Hand.objects.filter(pk=hand_id).only("number", "match_id").first()
-        if hand is not None:
-            Match.objects.filter(pk=hand.match_id).update(
-                annotation_status=Match.Status.FAILED,
-                annotation_error=f"hand {hand.number}: {type(exc).__name__}: {exc}"[:2000])
+class AnnotateHand(FailsItsMatch):
+    doing = "annotating"
+    status_field = "annotation_status"
+    error_field = "annotation_error"
 
 
 @shared_task(name="replays.tasks.annotate_hand", base=AnnotateHand)

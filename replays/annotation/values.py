@@ -28,7 +28,7 @@ from games.value_pass import VALUE_MODEL_VERSION
 from games.value_pass import value_hand as price_hand
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, HandValues, Match
-from replays.retries import RetriedWithBackoff
+from replays.retries import FailsItsMatch
 
 log = logging.getLogger(__name__)
 SEATS = (0, 1, 2, 3)
@@ -74,20 +74,12 @@ def progress(match: Match) -> tuple[int, int]:
     return done // max(len(seats), 1), match.hand_count
 
 
-class ValueHand(RetriedWithBackoff):
+class ValueHand(FailsItsMatch):
     soft_time_limit = settings.VALUES_SOFT_TIME_LIMIT
     time_limit = settings.VALUES_SOFT_TIME_LIMIT + 60
-
-    def on_failure(self, exc: Exception, task_id: str, args: tuple[Any, ...],
-                   kwargs: dict[str, Any], einfo: Any) -> None:
-        """Retried in vain: the match's values are failed, naming the hand and the error."""
-        hand_id = int(kwargs.get("hand_id", args[0] if args else 0))
-        log.error("valuing hand %s failed", hand_id, exc_info=exc)
-        hand = Hand.objects.filter(pk=hand_id).only("number", "match_id").first()
-        if hand is not None:
-            Match.objects.filter(pk=hand.match_id).update(
-                values_status=Match.Status.FAILED,
-                values_error=f"hand {hand.number}: {type(exc).__name__}: {exc}"[:2000])
+    doing = "valuing"
+    status_field = "values_status"
+    error_field = "values_error"
 
 
 @shared_task(name="replays.tasks.value_hand", base=ValueHand)
