@@ -7,7 +7,6 @@ alice answers signed in, bob is another user, charlie is anonymous (the bare ``c
 from __future__ import annotations
 
 import datetime as dt
-import html
 import re
 from typing import Any
 
@@ -20,23 +19,10 @@ from replays.models import Attempt, PlayerRating, Puzzle, RatingChange, Training
 from replays.puzzles import ratings
 from replays.puzzles import services as puzzles
 
+from .test_puzzle_site import logged_in, page, text_of
+
 HTMX = {"HX-Request": "true"}
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
-
-
-def text_of(markup: str) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
-
-
-def page(response: Any) -> str:
-    assert response.status_code == 200, response.status_code
-    return response.content.decode()
-
-
-def logged_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def right(found: Puzzle) -> dict[str, Any]:
