@@ -101,6 +101,26 @@ def test_it_shows_values_beside_every_alternative_in_both_languages(alice: Any) 
     assert "Win chance" not in zh and "★ 最佳" in zh
 
 
+def test_it_shows_no_value_columns_for_a_seat_not_valued(alice: Any) -> None:
+    """Only seat 0 is valued: another seat's decisions show neither the value columns nor a
+    verdict (a template once read a missing ``values`` key as dict.values() and said "no
+    clear loss in value" of every unvalued decision)."""
+    match = _valued(alice)
+    steps = [(hand, step) for hand in range(1, match.hand_count + 1)
+             for step in range(0, 60)]
+    client = Client()
+    for hand, step in steps:
+        response = client.get(match.get_absolute_url(), {"hand": hand, "step": step,
+                                                         "seat": 1})
+        text = response.content.decode()
+        if 'class="alternatives as-cards"' not in text:
+            continue
+        assert "<th>Win chance</th>" not in text and "value-verdict" not in text
+        assert "not played out" not in text
+        return
+    pytest.fail("seat 1 has no decision in the first 60 steps")
+
+
 def test_it_words_every_explanation_from_its_numbers() -> None:
     from django.utils import translation
 

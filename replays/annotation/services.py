@@ -171,11 +171,23 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
         "summary": summary,
         "hand_values": value_view.hand_summary(match, hand_number),
         "match_values": value_view.match_summary(match, seat),
+        "summary_key": _summary_key(match, hand_number, seat),
         "previous_decision": at(max((s for s in steps if s < step), default=None)),
         "next_decision": at(min((s for s in steps if s > step), default=None)),
         "previous_mistake": at(max((s for s in mistakes if s < step), default=None)),
         "next_mistake": at(min((s for s in mistakes if s > step), default=None)),
     }
+
+
+def _summary_key(match: Match, hand_number: int, seat: int | None) -> tuple[Any, ...] | None:
+    """What the hand's and match's summaries under the panel are drawn from, once neither
+    pass can change them any more (a new run or more seats valued make a new key); None
+    while one may."""
+    if match.annotation_status != Match.Status.DONE or match.values_status not in (
+            "", Match.Status.DONE):
+        return None
+    return (match.pk, match.annotation_run, match.values_status, match.values_run,
+            tuple(match.values_seats or ()), hand_number, seat)
 
 
 def _ranked(decision: dict[str, Any]) -> dict[str, Any]:

@@ -38,6 +38,9 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
     """Add each decision's values (``decision["values"]``) and each alternative's
     (``alt["value"]``) where the values pass has priced them."""
     seats = {d["seat"] for d in decisions}
+    for decision in decisions:
+        # Always a key: a template's ``decision.values`` would otherwise find dict.values().
+        decision.setdefault("values", None)
     if not decisions or not match.values_status:
         return
     rows = current_values(match).filter(hand__number=hand_number, seat__in=seats).values_list(
@@ -66,7 +69,20 @@ def hand_summary(match: Match, hand_number: int) -> list[dict[str, Any]]:
 
 def match_summary(match: Match, seat: int | None = None) -> list[dict[str, Any]]:
     """Per valued seat of the match: the hands' figures added up, and the biggest mistakes
-    (with links to their steps)."""
+    (with links to their steps). Kept per process with the rows it is made of: every step
+    of a valued match shows it."""
+    key = _rows_key(match)
+    if key is None:
+        return _match_summary(match, seat)
+    found = _KEPT_SUMMARIES.get((key, seat))
+    if found is None:
+        found = _KEPT_SUMMARIES[(key, seat)] = _match_summary(match, seat)
+        if len(_KEPT_SUMMARIES) > _KEPT_ROWS_AT_MOST:
+            _KEPT_SUMMARIES.popitem(last=False)
+    return found
+
+
+def _match_summary(match: Match, seat: int | None) -> list[dict[str, Any]]:
     seats: dict[int, dict[str, Any]] = {}
     for row in _value_rows(match):
         if seat is not None and row.seat != seat:
@@ -105,15 +121,22 @@ def _value_rows(match: Match) -> tuple[ValueRow, ...]:
     of a step's cost. A new run or more seats valued make a new key."""
     if not match.values_status:  # never valued: nothing to read
         return ()
-    if match.values_status != Match.Status.DONE:
+    key = _rows_key(match)
+    if key is None:
         return _read_value_rows(match)
-    key = (match.pk, match.values_run, match.annotation_run, tuple(match.values_seats))
     rows = _KEPT_ROWS.get(key)
     if rows is None:
         rows = _KEPT_ROWS[key] = _read_value_rows(match)
         if len(_KEPT_ROWS) > _KEPT_ROWS_AT_MOST:
             _KEPT_ROWS.popitem(last=False)
     return rows
+
+
+def _rows_key(match: Match) -> tuple[Any, ...] | None:
+    """What a finished pass's rows are kept under; None while the pass may still change."""
+    if match.values_status != Match.Status.DONE:
+        return None
+    return (match.pk, match.values_run, match.annotation_run, tuple(match.values_seats))
 
 
 def _read_value_rows(match: Match) -> tuple[ValueRow, ...]:
@@ -126,6 +149,7 @@ def _read_value_rows(match: Match) -> tuple[ValueRow, ...]:
 # Finished matches' values rows, oldest first; bounded (only their mistakes are kept).
 _KEPT_ROWS: OrderedDict[tuple[Any, ...], tuple[ValueRow, ...]] = OrderedDict()
 _KEPT_ROWS_AT_MOST = 256
+_KEPT_SUMMARIES: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
 
 
 def share(part: int, whole: int) -> int:

@@ -207,11 +207,12 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     links = viewer_links(match, board, viewer_seat, spoilers)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "analysis": analysis, "spoilers": spoilers, **values_context(request, match),
-               "owner_form": VisibilityForm(initial={"visibility": match.visibility})
-               if match.owned_by(request.user) else None}
-    template = "library/viewer.html#board" if wants_fragment(request) else "library/viewer.html"
-    return mark_not_shared(render(request, template, context), match)
+               "analysis": analysis, "spoilers": spoilers}
+    if wants_fragment(request):  # a step: the board alone, not the page's status lines
+        return mark_not_shared(render(request, "library/viewer.html#board", context), match)
+    context.update(values_context(request, match), owner_form=VisibilityForm(
+        initial={"visibility": match.visibility}) if match.owned_by(request.user) else None)
+    return mark_not_shared(render(request, "library/viewer.html", context), match)
 
 
 class VisibilityForm(forms.Form):

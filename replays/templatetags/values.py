@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import floatformat
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from replays.templatetags.tiles import action_text
+from replays.templatetags.tiles import action_text, score_title, score_value, tile_code, tile_name
 
 register = template.Library()
 
@@ -76,3 +82,126 @@ def percent(value: float | None) -> str:
 @register.filter
 def severity_name(severity: str) -> str:
     return {"none": _("none"), "small": _("small"), "big": _("big")}.get(severity, severity)
+
+
+@register.simple_tag
+def alternative_rows(decision: dict[str, Any]) -> SafeString:
+    """The rows of a decision's table of alternatives, best first.
+
+    Built here rather than in the template: a step shows up to a dozen alternatives, each
+    with its waits, and the template's loop over them was most of a step's render time."""
+    labels = _labels(get_language() or "")
+    actual, valued = decision.get("actual"), bool(decision.get("values"))
+    return SafeString("".join(_alternative_row(alt, actual, valued, labels)
+                              for alt in decision["alternatives"]))
+
+
+@lru_cache(maxsize=16)
+def _labels(language: str) -> dict[str, str]:
+    """The table's fixed words in one language (``language`` is the cache's key)."""
+    return {"rank": _("Rank"), "shanten": _("Shanten"), "accepted": _("Accepted"),
+            "waits": _("Waits"), "wall": _("With the real wall"), "win": _("Win chance"),
+            "points": _("Expected points"), "against": _("Against the best"),
+            "best_title": _("Best by value"), "best": _("best"), "wins": _("win"),
+            "no_win": _("no win with these draws"), "not_played": _("not played out")}
+
+
+def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
+                     labels: dict[str, str]) -> SafeString:
+    is_actual = alt["index"] == actual
+    classes = ("best" if alt["rank"] == 1 else "") + (" actual" if is_actual else "")
+    action = alt["action"]
+    value = alt.get("value")
+    choice = format_html(
+        "{}{}{}", format_html("{} ", tile_code(action["tile"]))
+        if action.get("type") == "discard" else "", action_text(action),
+        format_html(' <span class="best-value" title="{}">★ {}</span>', labels["best_title"],
+                    labels["best"]) if value and value.get("is_best") else "")
+    win = alt.get("win")
+    shanten = (f"{labels['wins']} ({win.get('points')})" if win
+               else "–" if alt.get("shanten") is None else alt["shanten"])
+    accepted = alt.get("accepted_count")
+    cells = format_html(
+        '<td data-label="{}">{}{}</td><td class="alt-choice">{}</td>'
+        '<td data-label="{}">{}</td><td data-label="{}">{}</td>'
+        '<td class="alt-waits" data-label="{}">{}</td><td class="alt-wall" data-label="{}">{}</td>',
+        labels["rank"], alt["rank"], " ◀" if is_actual else "", choice,
+        labels["shanten"], shanten, labels["accepted"], "" if accepted is None else accepted,
+        labels["waits"], SafeString("".join(_wait(w) for w in alt.get("waits", []))),
+        labels["wall"], _counterfactual(alt.get("counterfactual"), labels))
+    if valued:
+        cells = format_html("{}{}", cells, _value_cells(value, labels))
+    return format_html('<tr data-alternative="{}" class="{}">{}</tr>', alt["index"], classes,
+                       cells)
+
+
+def _wait(wait: dict[str, Any]) -> SafeString:
+    remaining = wait.get("remaining", 0)
+    return format_html(
+        '<span class="wait" title="{}">{} <span class="wait-value">{}</span> '
+        '<span class="wait-left">{}</span></span> ', score_title(wait.get("score")),
+        tile_code(wait["tile"]), score_value(wait.get("score")),
+        ngettext("%(n)s left", "%(n)s left", remaining) % {"n": remaining})
+
+
+def _counterfactual(found: dict[str, Any] | None, labels: dict[str, str]) -> str:
+    if not found:
+        return ""
+    if not found.get("win"):
+        return labels["no_win"]
+    return _("wins on draw %(n)s (%(t)s) for %(p)s points") % {
+        "n": found.get("draw"), "t": tile_name(str(found.get("tile", ""))),
+        "p": found.get("points")}
+
+
+def _value_cells(value: dict[str, Any] | None, labels: dict[str, str]) -> SafeString:
+    if not value:
+        return format_html(
+            '<td class="alt-win" data-label="{}">–</td><td class="alt-points" data-label="{}">'
+            '–</td><td class="alt-value" data-label="{}">{}</td>', labels["win"],
+            labels["points"], labels["against"], labels["not_played"])
+    low, high = value["ci95"]["expected_points"]
+    severity = value.get("severity", "")
+    verdict = (labels["best"] if value.get("is_best") else format_html(
+        '−{} <span class="severity severity-{}">{}</span>', floatformat(value["loss"], 2),
+        severity, severity_name(severity)))
+    return format_html(
+        '<td class="alt-win" data-label="{}">{}</td>'
+        '<td class="alt-points" data-label="{}" title="{}">{}{}</td>'
+        '<td class="alt-value" data-label="{}"><svg class="value-bar" viewBox="0 0 100 8" '
+        'preserveAspectRatio="none" role="img" aria-label="{}%"><rect class="bar-track" '
+        'width="100" height="8"/><rect class="severity-{}" width="{}" height="8"/></svg> {}</td>',
+        labels["win"], percent(value.get("win_probability")), labels["points"],
+        _("95%% interval %(lo)s to %(hi)s") % {"lo": low, "hi": high},
+        floatformat(value["expected_points"], 2), "" if value.get("exact") else " ±",
+        labels["against"], value["bar"], severity, value["bar"], verdict)
+
+
+@register.simple_tag(takes_context=True)
+def step_summaries(context: template.Context) -> SafeString:
+    """The hand's and the match's summaries under the panel (``annotation/_summaries.html``).
+
+    They are the same on every step of a hand, so once both passes are done (the panel's
+    ``summary_key`` is set) each is drawn once per process and language, then reused."""
+    key = context["analysis"].get("summary_key")
+    if key is None:
+        return _render_summaries(context)
+    key = (*key, get_language())
+    found = _KEPT_SUMMARIES.get(key)
+    if found is None:
+        found = _KEPT_SUMMARIES[key] = _render_summaries(context)
+        if len(_KEPT_SUMMARIES) > _KEPT_SUMMARIES_AT_MOST:
+            _KEPT_SUMMARIES.popitem(last=False)
+    return found
+
+
+def _render_summaries(context: template.Context) -> SafeString:
+    assert context.template is not None
+    summaries = context.template.engine.get_template("annotation/_summaries.html")
+    with context.render_context.push_state(summaries):
+        return SafeString(summaries.render(context))
+
+
+# Drawn summaries by (panel's key, language), oldest first; bounded (a few kB each).
+_KEPT_SUMMARIES: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
+_KEPT_SUMMARIES_AT_MOST = 512
