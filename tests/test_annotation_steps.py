@@ -148,3 +148,20 @@ def test_it_reads_a_finished_hands_index_once_and_again_after_a_new_run(
     response = client.get(match.get_absolute_url(), {"step": steps[2]},
                           headers={"HX-Request": "true"})
     assert 'class="decision"' not in response.content.decode()
+
+
+def test_it_reads_at_most_two_rows_for_a_step_once_the_hand_was_seen(
+        transactional_db: None, client: Client) -> None:
+    """A step of a hand already shown reads the match (only what the fragment needs: a
+    deferred field read later would be one more query each) and its one stored step of
+    decisions; the index, the values and the summaries are kept from the first step."""
+    match = annotated()
+    steps = [d["event"] - 1 for d in shown(Annotation.objects.get(hand__match=match))]
+    client.get(match.get_absolute_url(), {"step": steps[0]}, headers={"HX-Request": "true"})
+    for step in steps[1:4]:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(match.get_absolute_url(), {"step": step},
+                                  headers={"HX-Request": "true"})
+        assert response.status_code == 200 and 'class="decision"' in response.content.decode()
+        tables = [re.findall(r'FROM "(\w+)"', q["sql"]) for q in queries.captured_queries]
+        assert tables == [["replays_match"], ["replays_annotationstep"]], tables

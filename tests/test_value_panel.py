@@ -121,6 +121,25 @@ def test_it_shows_no_value_columns_for_a_seat_not_valued(alice: Any) -> None:
     pytest.fail("seat 1 has no decision in the first 60 steps")
 
 
+def test_it_reads_a_valued_hands_values_once_per_process(alice: Any) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    match = _valued(alice)
+    hand, decision = _mistake_step(match)
+    steps = sorted({d["event"] - 1 for d in HandValues.objects.get(
+        hand__match=match, hand__number=hand, seat=0).data})
+    client = Client()
+    client.get(match.get_absolute_url(), {"hand": hand, "step": steps[0]},
+               headers={"HX-Request": "true"})
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(match.get_absolute_url(), {"hand": hand, "step": steps[1]},
+                              headers={"HX-Request": "true"})
+    assert 'class="alt-win"' in response.content.decode()
+    tables = [re.findall(r'FROM "(\w+)"', q["sql"]) for q in queries.captured_queries]
+    assert tables == [["replays_match"], ["replays_annotationstep"]], tables
+
+
 def test_it_words_every_explanation_from_its_numbers() -> None:
     from django.utils import translation
 

@@ -8,7 +8,10 @@ matches, starts gunicorn on 127.0.0.1, and lets every client request random
 step fragments (the htmx request the viewer makes) for the given time, mostly
 the next step after a pause like a person's (``--think``, 0 for none). Before
 that, the same clients request a trivial view (``/healthz``) for
-``--baseline-seconds``: its figures are the baseline the step's are read against.
+``--baseline-seconds``: its figures are the baseline the step's are read against. First
+of all, one client without pauses requests each for ``--rest-seconds`` (``at_rest``): a
+request's own CPU cost, without the wake-ups and cold caches of fifty pausing clients,
+which add about 2 ms to every request here, trivial or not.
 Prints one JSON object: requests, errors, p50/p95/p99 and mean latency in ms, and
 per phase the server's CPU time per request (user + system time of the gunicorn
 workers, read from /proc, divided by the requests served) and the workers' largest
@@ -194,6 +197,9 @@ def main() -> None:
                         help="mean seconds a client waits between steps (0: none)")
     parser.add_argument("--baseline-seconds", type=float, default=15,
                         help="seconds of the trivial view first (0: no baseline)")
+    parser.add_argument("--rest-seconds", type=float, default=10,
+                        help="seconds of each view for one client without pauses, first "
+                             "(0: none)")
     args = parser.parse_args()
     url = os.environ.get("LOADTEST_DATABASE_URL", DEFAULT_DB)
     ensure_database(url)
@@ -212,6 +218,12 @@ def main() -> None:
             connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=10)
             connection.request("GET", warm, headers={"HX-Request": "true"})
             connection.getresponse().read()
+        # At rest first: one client, no pause, so each request's own CPU cost shows without
+        # the waking and cache misses of many clients (how the issue measured 15.1 ms).
+        at_rest = {"trivial_view": run_phase(args.port, ["/healthz"], 1, args.rest_seconds, 0,
+                                             server.pid),
+                   "step": run_phase(args.port, urls, 1, args.rest_seconds, 0, server.pid)
+                   } if args.rest_seconds else None
         baseline = (run_phase(args.port, ["/healthz"], args.clients, args.baseline_seconds,
                               args.think, server.pid) if args.baseline_seconds else None)
         steps = run_phase(args.port, urls, args.clients, args.seconds, args.think, server.pid)
@@ -221,6 +233,7 @@ def main() -> None:
     print(json.dumps({
         "clients": args.clients, "seconds": args.seconds, "workers": args.workers,
         "think_s": args.think, **steps, "trivial_view_baseline": baseline,
+        "at_rest": at_rest,
     }))
 
 

@@ -43,9 +43,7 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
         decision.setdefault("values", None)
     if not decisions or not match.values_status:
         return
-    rows = current_values(match).filter(hand__number=hand_number, seat__in=seats).values_list(
-        "data", flat=True)
-    by_key = {(v["event"], v["seat"]): v for data in rows for v in data}
+    by_key = _hand_values(match, hand_number, frozenset(seats))
     for decision in decisions:
         valued = by_key.get((decision["event"], decision["seat"]))
         if valued is None:
@@ -59,6 +57,23 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
                 alt["value"] = dict(row, bar=bar(row["expected_points"], best, row["loss"],
                                                  valued["unit"]),
                                     is_best=alt["index"] == valued["best"])
+
+
+def _hand_values(match: Match, hand_number: int,
+                 seats: frozenset[int]) -> dict[tuple[int, int], dict[str, Any]]:
+    """The hand's valued decisions of these seats by (event, seat); kept per process once
+    the pass is done, as the hand's steps are stepped through one after another."""
+    key = _rows_key(match)
+    found = None if key is None else _KEPT_HANDS.get((key, hand_number, seats))
+    if found is None:
+        rows = current_values(match).filter(hand__number=hand_number,
+                                            seat__in=seats).values_list("data", flat=True)
+        found = {(v["event"], v["seat"]): v for data in rows for v in data}
+        if key is not None:
+            _KEPT_HANDS[(key, hand_number, seats)] = found
+            if len(_KEPT_HANDS) > _KEPT_HANDS_AT_MOST:
+                _KEPT_HANDS.popitem(last=False)
+    return found
 
 
 def hand_summary(match: Match, hand_number: int) -> list[dict[str, Any]]:
@@ -150,6 +165,9 @@ def _read_value_rows(match: Match) -> tuple[ValueRow, ...]:
 _KEPT_ROWS: OrderedDict[tuple[Any, ...], tuple[ValueRow, ...]] = OrderedDict()
 _KEPT_ROWS_AT_MOST = 256
 _KEPT_SUMMARIES: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+# Finished hands' valued decisions (tens of kB each), for the steps of hands being viewed.
+_KEPT_HANDS: OrderedDict[tuple[Any, ...], dict[tuple[int, int], dict[str, Any]]] = OrderedDict()
+_KEPT_HANDS_AT_MOST = 128
 
 
 def share(part: int, whole: int) -> int:

@@ -173,10 +173,18 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
     return stored
 
 
-def visible_match(request: HttpRequest, public_id: str, document: bool = False) -> Match:
+# What a replay's step fragment reads of its match (the page around it reads more).
+STEP_FIELDS = ("public_id", "sha256", "variant", "players", "hand_count", "visibility",
+               "hidden", "owner", "uploader_seat", "annotation_status", "annotation_run",
+               "values_status", "values_seats", "values_run")
+
+
+def visible_match(request: HttpRequest, public_id: str, document: bool = False,
+                  fields: tuple[str, ...] | None = None) -> Match:
     """The match, when the request's user may see it; 404 otherwise (and for no match).
-    Without ``document`` the uploaded bytes are not loaded."""
-    matches = Match.objects.all() if document else Match.objects.defer("document")
+    Without ``document`` the uploaded bytes are not loaded; with ``fields``, only those."""
+    matches = (Match.objects.only(*fields) if fields else Match.objects.all() if document
+               else Match.objects.defer("document"))
     match = get_object_or_404(matches, public_id=public_id)
     if not match.visible_to(request.user):
         raise Http404("No such replay")

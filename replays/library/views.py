@@ -37,6 +37,7 @@ from replays.library.links import viewer_links
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, unique_anchors
 from replays.library.services import (
+    STEP_FIELDS,
     DuplicateUpload,
     UploadError,
     store_document,
@@ -193,7 +194,8 @@ def _int(value: str | None, default: int) -> int:
 @vary_on_headers("HX-Request")
 def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
-    match = visible_match(request, public_id)
+    fragment = wants_fragment(request)
+    match = visible_match(request, public_id, fields=STEP_FIELDS if fragment else None)
     data = replayed_match(match)
     hand_number = min(max(_int(request.GET.get("hand"), 1), 1), match.hand_count)
     steps = len(data.match.hands[hand_number - 1].events)
@@ -208,7 +210,7 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
                "analysis": analysis, "spoilers": spoilers}
-    if wants_fragment(request):  # a step: the board alone, not the page's status lines
+    if fragment:  # a step: the board alone, not the page's status lines
         return mark_not_shared(render(request, "library/viewer.html#board", context), match)
     context.update(values_context(request, match), owner_form=VisibilityForm(
         initial={"visibility": match.visibility}) if match.owned_by(request.user) else None)
