@@ -1,0 +1,76 @@
+"""``{% viewer_controls links board seat %}``: the replay's step controls.
+
+Built here rather than in the template: they are drawn on every step, and their fixed words
+are looked up once per language instead of a dozen translation tags each time."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+register = template.Library()
+
+# (link, data-key, pushes a history entry, label with its arrow): the order they stand in.
+_BEFORE = (("previous_hand", "[", True, "« {previous_hand}"), ("first", "Home", False, "⇤ {first}"),
+           ("previous", "ArrowLeft", False, "← {previous}"))
+_AFTER = (("next", "ArrowRight", False, "{next} →"), ("last", "End", False, "{last} ⇥"))
+
+
+@register.simple_tag
+def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) -> SafeString:
+    words = _words(get_language() or "")
+    counter = format_html(
+        '<span class="step-counter">{}</span>',
+        _("Hand %(h)s/%(hs)s · step %(s)s/%(ss)s") % {
+            "h": board.hand_number, "hs": board.hand_count, "s": board.step,
+            "ss": board.steps})
+    picker = format_html(
+        '<span class="seat-picker">{}: <a href="{}"{}>{}</a> {}</span>', words["view_as"],
+        links["all_seats"], _current(seat is None), words["all"], SafeString("".join(
+            format_html('<a href="{}"{}>{}</a> ', links[f"seat{s.seat}"],
+                        _current(seat == s.seat), s.name) for s in board.seats)))
+    next_hand = _link(links, ("next_hand", "]", True, "{next_hand} »"), words)
+    return format_html(
+        '<nav class="controls" aria-label="{}" hx-boost="true" hx-target="#board-wrap" '
+        'hx-swap="outerHTML show:none" hx-replace-url="true">{}{}{}{}{}{}</nav>',
+        words["controls"], SafeString("".join(_link(links, c, words) for c in _BEFORE)),
+        counter, SafeString("".join(_link(links, c, words) for c in _AFTER)),
+        words["autoplay"], next_hand, picker)
+
+
+def _current(flag: bool) -> SafeString:
+    return SafeString(' aria-current="true"' if flag else "")
+
+
+def _link(links: dict[str, str | None], control: tuple[str, str, bool, str],
+          words: dict[str, Any]) -> SafeString:
+    name, key, pushes, label = control
+    href = links.get(name)
+    if not href:
+        return SafeString("")
+    return format_html('<a class="button" data-key="{}"{} href="{}">{}</a> ', key,
+                       SafeString(' hx-push-url="true"' if pushes else ""), href,
+                       label.format(**words))
+
+
+@lru_cache(maxsize=16)
+def _words(language: str) -> dict[str, Any]:
+    """The controls' fixed words in one language (``language`` is the cache's key)."""
+    words: dict[str, Any] = {
+        "controls": _("Replay controls"), "previous_hand": _("Previous hand"),
+        "first": _("First"), "previous": _("Previous"), "next": _("Next"), "last": _("Last"),
+        "next_hand": _("Next hand"), "view_as": _("View as"), "all": _("all")}
+    words["autoplay"] = format_html(
+        '<span class="autoplay" hidden><button type="button" class="autoplay-toggle" '
+        'data-play="{} ▶" data-pause="{} ⏸">{} ▶</button><label><span class="visually-hidden">'
+        '{}</span><select class="autoplay-speed"><option value="2000">{}</option>'
+        '<option value="1000" selected>{}</option><option value="400">{}</option></select>'
+        "</label></span> ", _("Play"), _("Pause"), _("Play"), _("Speed"), _("slow"),
+        _("normal"), _("fast"))
+    return words
