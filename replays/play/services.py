@@ -9,6 +9,7 @@ applied one after the other, and the engine's step check refuses the second
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -24,8 +25,10 @@ from games.registry import VARIANTS
 from games.variants import Option
 from replays.library.services import DuplicateUpload, UploadError, store_document
 from replays.models import Match
-from replays.play.models import PlayedMatch
+from replays.play.models import PlayedMatch, PlaySettings
 from replays.puzzles.services import visitor_id
+
+log = logging.getLogger(__name__)
 
 # Restoring replays the match so far (docs/play.md, "Speed"): keep the latest matches in
 # memory, keyed by row and step. The row lock and the step check make an entry safe to use:
@@ -57,8 +60,8 @@ def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
     match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
                             hands=choice.hands, rules=choice.rules, name=name)
     row = PlayedMatch.objects.create(
-        owner=user, visitor="" if user else visitor_id(request), variant=choice.variant,
-        state=match.to_json(), step=match.step, hands=choice.hands, speed=choice.speed,
+        owner=user, visitor="" if user else visitor_id(request), signed_in=user is not None,
+        variant=choice.variant, state=match.to_json(), step=match.step, hands=choice.hands, speed=choice.speed,
         commitment=match.view()["commitment"], hand_number=match.view()["hand_number"])
     _remember(row, match)
     return row
@@ -173,6 +176,44 @@ def give_to(user: Any, visitor: str) -> int:
         return rows.update(owner=user, visitor="")
 
 
+def puzzles_consent(user: Any) -> bool:
+    """Does this player let the site make puzzles of their finished played matches? Off
+    until they say so, and always for anonymous players."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return PlaySettings.objects.filter(user=user, puzzles_from_play=True).exists()
+
+
+def set_puzzles_consent(user: Any, allowed: bool) -> bool:
+    """Record the player's choice; returns whether it changed. Turned on, their finished
+    matches played signed in are harvested by the workers (their own seat only); turned
+    off, the puzzles already made of them are hidden at once (``shown_puzzles``) and the
+    daily puzzles taken from them, today's and later, are rolled again."""
+    from replays.puzzles.takedowns import take_down_played
+    from replays.puzzles.tasks import harvest_played_puzzles
+
+    with transaction.atomic():
+        row, _created = PlaySettings.objects.select_for_update().get_or_create(user=user)
+        if row.puzzles_from_play == allowed:
+            return False
+        row.puzzles_from_play = allowed
+        row.save(update_fields=["puzzles_from_play", "changed_at"])
+        if not allowed:
+            take_down_played(user.pk)
+            return True
+        user_id = user.pk
+
+        def queue() -> None:
+            try:
+                harvest_played_puzzles.delay(user_id)
+            except Exception as error:  # noqa: BLE001 - the broker is down: made next time
+                log.warning("puzzles of user %s's played matches wait: %s: %s", user_id,
+                            type(error).__name__, error)
+
+        transaction.on_commit(queue)
+    return True
+
+
 def points_of(request: HttpRequest) -> int:
     """The points won in the visitor's finished matches (what the JX-11 ladder adds)."""
     total = mine(request).filter(over=True).aggregate(total=Sum("points_won"))["total"]
@@ -196,4 +237,5 @@ def hand_end_document(match: PlayMatch) -> bytes:
 
 
 __all__ = ["PlayError", "StartChoice", "act", "give_to", "mine", "owned", "points_of",
-           "restored", "start", "state_json", "variant_options"]
+           "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
+           "variant_options"]

@@ -11,6 +11,8 @@ import json
 from typing import Any
 
 from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -109,7 +111,26 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "play/index.html", {
         "form": form, "error": error, "options": _option_fields(request.POST or None),
         "playing": [r for r in rows if not r.over], "finished": [r for r in rows if r.over],
+        "puzzles_consent": services.puzzles_consent(request.user),
     }, status=status)
+
+
+@require_POST
+@login_required
+def puzzles_consent(request: HtmxHttpRequest) -> HttpResponse:
+    """The player's choice (the checkbox ``consent``): may the site make puzzles from their
+    finished played matches? Off by default; off again hides the puzzles made of them."""
+    allowed = request.POST.get("consent") == "on"
+    changed = services.set_puzzles_consent(request.user, allowed)
+    if allowed:
+        text = (_("Puzzles will be made from your finished matches (your own seat only).")
+                if changed else _("Puzzles are already made from your finished matches."))
+    else:
+        text = (_("No more puzzles will be made from your matches, and those already made "
+                  "are off the site.") if changed
+                else _("No puzzles are made from your matches."))
+    messages.success(request, text)
+    return redirect(reverse("play") + "#puzzle-consent")
 
 
 @vary_on_headers("HX-Request")

@@ -164,9 +164,8 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
     today = puzzles.puzzle_day()
     return render(request, "puzzles/archive.html", {
         "page": page, "variant": variant, "variants": Match.Variant.choices, "mine": mine,
-        "today": today, "more": puzzles.solve_rates(Puzzle.objects.filter(
-            dailies__isnull=True, source=Puzzle.Source.REPLAY)).filter(
-            match__visibility=Match.Visibility.PUBLIC, match__hidden=False)[:12]})
+        "today": today, "more": puzzles.solve_rates(shown_puzzles().filter(
+            dailies__isnull=True, source__in=puzzles.REAL_SOURCES))[:12]})
 
 
 @require_GET
@@ -248,10 +247,15 @@ def trap_text(trap: dict[str, Any]) -> str:
 
 
 def _credit(request: HtmxHttpRequest, found: Puzzle) -> dict[str, Any] | None:
+    """Where a puzzle from a real game comes from: the replay and its moment for those who
+    may see it (a played match's replay is private: its player, and permitted staff)."""
     match = found.match
-    if found.source != Puzzle.Source.REPLAY or match is None:
+    if found.source not in puzzles.REAL_SOURCES or match is None:
         return None
+    played = found.source == Puzzle.Source.PLAYED
     if not match.visible_to(request.user):
-        return {"title": None}
+        return {"title": None, "played": played}
     return {"title": str(match), "hand": found.hand_number, "seat": found.seat,
-            "url": step_url(match, found.hand_number or 1, found.event_number or 0, None)}
+            "played": played,
+            "url": step_url(match, found.hand_number or 1, found.event_number or 0,
+                            found.seat if played else None)}
