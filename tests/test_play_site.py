@@ -184,15 +184,33 @@ def test_it_stores_the_finished_match_as_a_private_replay_of_the_player(
     assert row.points_won == end["result"]["you"]["points_won"]
 
 
-def test_it_adds_played_points_to_the_ladder_on_the_progress_page(
-        client: Client, alice: Any) -> None:
+def test_the_ladder_counts_only_the_points_won_in_play(client: Client, alice: Any) -> None:
+    """JX-11 on the progress page: the points won in finished matches decide the level;
+    puzzle points (the rating's business, issue 18) and unfinished matches don't."""
+    import re
+
+    from replays.models import Attempt
+    from replays.puzzles.services import generated_puzzle
+    from tests.test_puzzle_site import text_of
+
     client.force_login(alice)
     PlayedMatch.objects.create(owner=alice, variant="jiaxing", state={}, hands=1,
                                commitment="0" * 64, over=True, points_won=120)
     PlayedMatch.objects.create(owner=alice, variant="sichuan", state={}, hands=1,
                                commitment="0" * 64, over=True, points_won=30)
-    page = client.get("/puzzles/me/").content.decode()
-    assert "150" in page and "play-points" in page
+    PlayedMatch.objects.create(owner=alice, variant="sichuan", state={}, hands=1,
+                               commitment="0" * 64, over=False, points_won=500)
+    Attempt.objects.create(puzzle=generated_puzzle("jiaxing", 1, "ladder"), user=alice,
+                           picked=["1m"], solved=True, points=90)
+    markup = client.get("/puzzles/me/").content.decode()
+    text = text_of(markup)
+    assert "Points 90" in text  # the puzzle points, shown apart
+    assert "Points won in play 150" in text
+    assert "Level (JX-11) 2 · 临时工 · 街头一段" in text  # 150: level 2 starts at 100
+    assert "To the next level 50" in text  # level 3 at 200
+    assert "Puzzles and play together" not in text
+    current = re.findall(r'<tr class="is-current" aria-current="true"><td>(\d+)</td>', markup)
+    assert current == ["2"]
 
 
 def test_it_shows_other_peoples_matches_as_404(client: Client, alice: Any, bob: Any) -> None:

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from games.log import dumps
 from games.play import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
+from games.puzzles import Standing, standing
 from games.registry import VARIANTS
 from games.variants import Option
 from replays.library.services import DuplicateUpload, UploadError, store_document
@@ -215,9 +216,15 @@ def set_puzzles_consent(user: Any, allowed: bool) -> bool:
 
 
 def points_of(request: HttpRequest) -> int:
-    """The points won in the visitor's finished matches (what the JX-11 ladder adds)."""
+    """The points won in the visitor's finished matches: all the JX-11 ladder counts."""
     total = mine(request).filter(over=True).aggregate(total=Sum("points_won"))["total"]
     return int(total or 0)
+
+
+def ladder_standing(request: HttpRequest) -> Standing:
+    """Where the visitor stands on the JX-11 ladder: by the points won in play only (their
+    puzzle progress is their rating, issue 18)."""
+    return standing(points_of(request))
 
 
 def state_json(row: PlayedMatch, match: PlayMatch, replay_url: str | None) -> dict[str, Any]:
@@ -236,6 +243,7 @@ def hand_end_document(match: PlayMatch) -> bytes:
     return dumps(match.log()).encode("utf-8")
 
 
-__all__ = ["PlayError", "StartChoice", "act", "give_to", "mine", "owned", "points_of",
+__all__ = ["PlayError", "StartChoice", "act", "give_to", "ladder_standing", "mine", "owned",
+           "points_of",
            "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
            "variant_options"]

@@ -1,4 +1,4 @@
-"""Puzzles on the site: the daily roll, attempts, streaks, the ladder (docs/puzzles.md).
+"""Puzzles on the site: the daily roll, attempts, streaks and points (docs/puzzles.md).
 
 The engine (``games.puzzles``) makes and answers positions; this module stores
 them, picks each day's puzzle per variant — the same for everyone, rolled once
@@ -358,7 +358,6 @@ class Progress:
     points: int
     streak: int
     best_streak: int
-    standing: engine.Standing
 
     @property
     def accuracy(self) -> int:
@@ -389,14 +388,13 @@ def progress(attempts: QuerySet[Attempt], today: dt.date | None = None) -> Progr
     days = {day for day in attempts.filter(solved=True, daily_day__isnull=False)
             .values_list("daily_day", flat=True) if day is not None}
     current, best = streaks(days, today or puzzle_day())
-    points = totals["points"] or 0
-    return Progress(totals["n"], totals["solved"], points, current, best,
-                    engine.standing(points))
+    return Progress(totals["n"], totals["solved"], totals["points"] or 0, current, best)
 
 
 def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
-    """Players by points, with their level (JX-11) and accuracy: only ranked answers count
-    (signed in, first, before the answer was shown to the same visitor)."""
+    """Players by puzzle points, with their accuracy: only ranked answers count (signed in,
+    first, before the answer was shown to the same visitor). The JX-11 ladder is not theirs:
+    it counts the points won in play."""
     ranked = Q(puzzle_attempts__ranked=True)
     rows = (get_user_model().objects.filter(puzzle_attempts__ranked=True)
             .annotate(points=Sum("puzzle_attempts__points", filter=ranked),
@@ -405,8 +403,8 @@ def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
                                    filter=ranked & Q(puzzle_attempts__solved=True)))
             .order_by("-points", "username")[:limit])
     return [{"user": row, "points": row.points, "attempts": row.attempts,
-             "accuracy": round(100 * row.solved / row.attempts) if row.attempts else 0,
-             "standing": engine.standing(row.points or 0)} for row in rows]
+             "accuracy": round(100 * row.solved / row.attempts) if row.attempts else 0}
+            for row in rows]
 
 
 def solve_rates(puzzles: QuerySet[Puzzle]) -> QuerySet[Puzzle]:

@@ -23,6 +23,7 @@ from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
 from replays.library.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
+from replays.play.services import ladder_standing
 from replays.puzzles import ratings
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
@@ -170,10 +171,12 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def profile(request: HtmxHttpRequest) -> HttpResponse:
-    """Your streak, accuracy, points and level on the JX-11 ladder."""
+    """Your rating, streak, accuracy and points, and your level on the JX-11 ladder (by the
+    points won in play only: the puzzles have the rating)."""
     attempts = puzzles.attempts_of(request)
     return render(request, "puzzles/profile.html", {
         "progress": puzzles.progress(attempts),
+        "ladder_standing": ladder_standing(request),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
         "rating": ratings.summary(request.user),
