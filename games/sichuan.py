@@ -45,6 +45,7 @@ class Sichuan(Variant):
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
     HAS_VOID = True
+    PUZZLE_WAYS = ("after_kong",)  # SC-5.16 杠上花
 
     @classmethod
     def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:

@@ -215,7 +215,21 @@ def _setup(found: Puzzle) -> dict[str, Any]:
         "wildcard_name": wildcard_name(variant),
         "has_flowers": variant.HAS_FLOWERS,
         "seen": len(position.seen),
+        "ways": _ways(position),
     }
+
+
+def _ways(position: Position) -> list[str]:
+    """The way of winning the position is set in, when it is not a plain self-draw: the
+    player must know it to find the winning tiles and their values."""
+    ways = []
+    if position.after_kong:
+        ways.append(_("You have just declared a kong: the tile you draw next is its "
+                      "replacement from the back of the wall."))
+    if position.robbing_gold:
+        ways.append(_("The dealer hasn't discarded yet: a ready hand may take one of the "
+                      "turned-up golds and win at once (抢金, PT-5.5)."))
+    return ways
 
 
 def _wind(index: int) -> str:
