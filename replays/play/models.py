@@ -39,6 +39,8 @@ class PlayedMatch(models.Model):
     moves_from = models.JSONField(default=list, blank=True,
                                   help_text="[hand, index] of the player's last move: the page "
                                             "replays the entries from there")
+    left = models.BooleanField(default=False, help_text="The player left the table: the match "
+                                                        "ended there (JX-10.6, SC-6.6)")
     points_won = models.PositiveIntegerField(default=0, help_text="For the JX-11 ladder")
     net = models.IntegerField(default=0)
     replay = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,

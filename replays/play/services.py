@@ -144,6 +144,40 @@ def act(request: HttpRequest, public_id: str, step: Any, action: Any
     return row, match, entries
 
 
+def leave(request: HttpRequest, public_id: str) -> tuple[PlayedMatch, PlayMatch]:
+    """The visitor leaves their match for good, under the row's lock: the rules charge the
+    leaver what they say (``PlayMatch.leave``), no further hand is dealt, and the match is
+    finished and stored like any other. Raise ``IllegalAction`` when it can't be left now
+    (over already, or before naming the void suit, SC-2)."""
+    with transaction.atomic():
+        row = owned(request, public_id, lock=True)
+        match = restored(row)
+        forget(row)
+        try:
+            entries = match.leave(match.step)
+        except IllegalAction:
+            _remember(row, match)
+            raise
+        row.state = match.to_json()
+        row.step = match.step
+        row.left = True
+        if entries:
+            row.moves_from = [entries[0]["hand"], entries[0]["index"]]
+        finish(row, match)
+        row.save()
+    _remember(row, match)
+    return row, match
+
+
+def leave_terms(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """What leaving costs in this match, for the confirmation and the end screen: the rule
+    that charges a leaver (``Variant.LEAVE_CHARGE``, None when the rules charge nothing)
+    and the match's values of the options it uses."""
+    options = variant_options(variant)
+    values = {name: rules.get(name, option.default) for name, option in options.items()}
+    return {"rule": VARIANTS[variant].LEAVE_CHARGE, **values}
+
+
 def finish(row: PlayedMatch, match: PlayMatch) -> None:
     """A finished match: its points for the ladder, and its replay stored like an upload
     (owned by the player, private, queued for annotation)."""
@@ -234,6 +268,7 @@ def state_json(row: PlayedMatch, match: PlayMatch, replay_url: str | None) -> di
     view["id"] = row.public_id
     if match.over:
         view["replay"] = replay_url
+        view["left_in"] = match.left_in
     return view
 
 
@@ -243,7 +278,7 @@ def hand_end_document(match: PlayMatch) -> bytes:
     return dumps(match.log()).encode("utf-8")
 
 
-__all__ = ["PlayError", "StartChoice", "act", "give_to", "ladder_standing", "mine", "owned",
-           "points_of",
+__all__ = ["PlayError", "StartChoice", "act", "give_to", "ladder_standing", "leave",
+           "leave_terms", "mine", "owned", "points_of",
            "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
            "variant_options"]

@@ -305,7 +305,21 @@ def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[st
         "hint_on": hint_on, "hint": hint_view(match, view) if hint_on and not match.over else None,
         "review": review_url(row, match) if match.over else None,
         "seed": view.get("seed"),
+        "left": left_view(row, match) if match.over else None,
     }
+
+
+def left_view(row: PlayedMatch, match: PlayMatch) -> dict[str, Any] | None:
+    """The player left the table: in which hand, what that hand and the house took from
+    them (both itemised above: the hand's settlement, the match's fees), and the terms."""
+    number = match.left_in
+    if number is None:
+        return None
+    result = match.result()
+    rules = dict(match.rules)
+    return {"hand": number, "delta": result["hands"][number - 1]["deltas"][match.seat],
+            "fees": result["fees"][match.seat],
+            "terms": services.leave_terms(row.variant, rules)}
 
 
 def hint_view(match: PlayMatch, view: dict[str, Any]) -> list[dict[str, Any]]:

@@ -222,6 +222,40 @@ def _refused(request: HtmxHttpRequest, public_id: str, status: int, rule: str | 
     return render(request, template, context, status=status)
 
 
+@require_http_methods(["GET", "POST"])
+def leave(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """"Leave this match": a confirmation saying what leaving costs under the match's rules,
+    then (POST) the leave; the match is over, stored, and no longer in progress."""
+    row = services.owned(request, public_id)
+    if row.over:
+        if request.method == "POST":
+            return _refused(request, public_id, 409, None, _("This match is over already."))
+        return redirect(row.get_absolute_url())
+    if request.method == "POST":
+        try:
+            row, match = services.leave(request, public_id)
+        except IllegalAction as illegal:
+            if _is_json(request):
+                return _json({"error": {"rule": illegal.rule, "message": illegal.message}},
+                             status=400)
+            return _leave_page(request, row, f"{illegal.rule}: {illegal.message}", 400)
+        if _is_json(request):
+            return _json(services.state_json(row, match, _replay_url(row)))
+        messages.info(request, _("You left the match."))
+        return redirect(row.get_absolute_url())
+    return _leave_page(request, row, "", 200)
+
+
+def _leave_page(request: HtmxHttpRequest, row: PlayedMatch, error: str,
+                status: int) -> HttpResponse:
+    rules = dict(row.state.get("log", {}).get("rules") or {})
+    response = render(request, "play/leave.html", {
+        "row": row, "error": error, "terms": services.leave_terms(row.variant, rules)},
+        status=status)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @require_POST
 def hint_switch(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Turn the hint on or off for this visitor (kept in the session; off by default)."""
