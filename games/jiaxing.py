@@ -78,6 +78,8 @@ class Jiaxing(Variant):
     BOTS_AIM_AT_ONE_SUIT = True
     HAS_CHOW = True
     PUZZLE_PUNGS_ONLY = 0.3
+    PUZZLE_WAYS = ("after_kong",)  # JX-7.2 杠上开花
+    LEAVE_CHARGE = "JX-10.6"
 
     @classmethod
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:

@@ -242,6 +242,41 @@ class PlayMatch:
         self.step += 1
         return self.events_since(*mark)
 
+    def leave(self, step: Any) -> list[dict[str, Any]]:
+        """The human leaves the table for good at decision ``step`` (the log's ``leave``
+        event): the rules charge a leaver what they say (``Variant.LEAVE_CHARGE``: Jiaxing
+        the service fee and escape penalty, JX-10.6; Sichuan the cap points for each player
+        still in and the 查花猪/查大叫 amounts, SC-6.6, the hand then playing on without
+        them), Putian nothing (the hand is abandoned). No further hand is dealt: the match
+        is over (``stopped`` says who left). Returns every event since, as :meth:`act`.
+
+        >>> match = PlayMatch.start("putian", seed="leave", seat=0, hands=4)
+        >>> entries = match.leave(match.step)
+        >>> match.over, entries[0]["event"], match.result()["stopped"]
+        (True, {'type': 'leave', 'actor': 0}, 'You left the table in hand 1')
+        """
+        if step != self.step or isinstance(step, bool):
+            raise StaleStep(step, self.step)
+        if self.pending is None:
+            raise IllegalAction("C-5", "the match is over: there is nothing left to play")
+        if self.pending.kind == "dingque":
+            raise IllegalAction("SC-2", "name your void suit first: a leaver's charge "
+                                        "(SC-6.6) is reckoned from it")
+        mark = self._mark()
+        self.pending = None
+        self._apply(Event("leave", self.seat))
+        self._advance()
+        self.step += 1
+        return self.events_since(*mark)
+
+    @property
+    def left_in(self) -> int | None:
+        """The hand in which the human left the table (:meth:`leave`), if they did."""
+        for number, hand in enumerate(self._finished, start=1):
+            if any(e.type == "leave" and e.actor == self.seat for e in hand.events):
+                return number
+        return None
+
     def _chosen(self, action: Any) -> Event:
         """The legal option ``action`` names, or IllegalAction with the rule it breaks."""
         assert self.pending is not None
@@ -451,7 +486,11 @@ class PlayMatch:
             self._deal_next()
 
     def _stop_reason(self) -> str | None:
-        """SC-6.5: a match with balances stops when a player can't start another hand."""
+        """The human left the table (:meth:`leave`); SC-6.5: a match with balances stops
+        when a player can't start another hand."""
+        left = self.left_in
+        if left is not None:
+            return f"{self.players[self.seat]} left the table in hand {left}"
         minimum = int(self._match.options().get("min_balance", 0) or 0)
         balances = self._replayer.result().balances
         if balances is None or not minimum:

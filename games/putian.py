@@ -53,6 +53,7 @@ class Putian(Variant):
     HAS_PUNG = False
     WILDCARD_COPIES = 3
     WILDCARDS_DISCARDABLE = False
+    PUZZLE_WAYS = ("robbing_gold", "bomb")  # PT-5.5 抢金, PT-5.6 / PT-7.3 bombs
 
     @classmethod
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:

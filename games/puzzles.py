@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,11 +271,13 @@ def generate(variant_name: str, difficulty: int, seed: int | str) -> dict[str, A
     # Text seeds may hold anything a URL or a form can carry, lone surrogates included.
     key = f"{variant.name}/{difficulty}/{seed}".encode("utf-8", "backslashreplace").decode()
     rng = random.Random(key)
+    ways = random.Random(f"{key}/way")  # its own stream: the hands stay what they were
     fallback: tuple[int, dict[str, Any]] | None = None
     for _ in range(2000):
         data = _candidate(variant, difficulty, rng)
         if data is None:
             continue
+        data = _with_way(variant, data, ways)
         try:
             position = Position.from_json(data)
             answer = solve(position)
@@ -333,6 +335,84 @@ def _candidate(variant: type[Variant], difficulty: int,
         if hand.count(kind) > variant.WILDCARD_COPIES:
             return None
     return _context(variant, rng, hand, melds, wild_kinds)
+
+
+WAY_SHARE = 0.15  # how often a candidate is set in one of the variant's ways of winning
+
+
+def _with_way(variant: type[Variant], data: dict[str, Any],
+              rng: random.Random) -> dict[str, Any]:
+    """Now and then the candidate set in one of the variant's ways of winning
+    (``Variant.PUZZLE_WAYS``); unchanged when the way doesn't fit the hand. ``rng`` is
+    drawn from the same number of times whatever happens, so one candidate's way never
+    changes the next one's."""
+    roll, pick, detail = rng.random(), rng.random(), rng.random()
+    if not variant.PUZZLE_WAYS or roll >= WAY_SHARE:
+        return data
+    way = variant.PUZZLE_WAYS[int(pick * len(variant.PUZZLE_WAYS))]
+    made = WAYS[way](variant, data, detail)
+    return data if made is None else _sorted_hand(made)
+
+
+def _after_kong(variant: type[Variant], data: dict[str, Any],
+                detail: float) -> dict[str, Any] | None:
+    """A pung (exposed, or three in hand) made a kong with its fourth copy, and the kong's
+    replacement to draw: 杠上开花 (JX-7.2), 杠上花 (SC-5.16)."""
+    wild = {Tile.parse(t).kind for t in data.get("wildcards", [])}
+    hand = [t.kind for t in parse_tiles(data["hand"])]
+    melds = list(data.get("melds", []))
+    pungs = [i for i, m in enumerate(melds) if m["type"] == "peng"
+             and Tile.parse(m["tile"]).kind not in wild
+             and Tile.parse(m["tile"]).kind not in hand]
+    if pungs:
+        index = pungs[int(detail * len(pungs))]
+        tile = melds[index]["tile"]
+        melds[index] = {"type": "gang", "kind": "exposed" if detail < 0.5 else "added",
+                        "tile": tile}
+        return {**data, "melds": melds, "after_kong": True}
+    held = sorted({k for k in hand if hand.count(k) == 3 and k not in wild} - {
+        Tile.parse(m.get("tile") or m["tiles"][-2:]).kind for m in melds})
+    if not held:
+        return None
+    kind = held[int(detail * len(held))]
+    rest = [k for k in hand if k != kind]
+    melds.append({"type": "gang", "kind": "concealed", "tile": str(TILES[kind])})
+    return {**data, "hand": "".join(str(TILES[k]) for k in rest), "melds": melds,
+            "after_kong": True}
+
+
+def _robbing_gold(variant: type[Variant], data: dict[str, Any],
+                  detail: float) -> dict[str, Any] | None:
+    """Before the dealer's first discard: a ready hand may rob a turned-up gold (PT-5.5)."""
+    if data.get("melds"):
+        return None  # nothing is declared before the first discard
+    return {**data, "robbing_gold": True}
+
+
+def _bomb(variant: type[Variant], data: dict[str, Any],
+          detail: float) -> dict[str, Any] | None:
+    """Natural tiles swapped for golds up to four or five in hand: a bomb (PT-5.6) wins on
+    any draw, and a fifth gold drawn makes the big one (PT-7.3)."""
+    golds = sorted(Tile.parse(t).kind for t in data.get("wildcards", []))
+    hand = [t.kind for t in parse_tiles(data["hand"])]
+    wanted = 4 if detail < 0.6 else 5
+    natural = sorted((k for k in hand if k not in golds), reverse=True)
+    while sum(1 for k in hand if k in golds) < wanted and natural:
+        room = [g for g in golds if hand.count(g) < variant.WILDCARD_COPIES]
+        if not room:
+            return None
+        hand.remove(natural.pop(int(detail * len(natural))))
+        hand.append(room[len(hand) % len(room)])
+    if sum(1 for k in hand if k in golds) < wanted:
+        return None
+    return {**data, "hand": "".join(str(TILES[k]) for k in hand)}
+
+
+Way = Callable[[type[Variant], dict[str, Any], float], "dict[str, Any] | None"]
+WAYS: dict[str, Way] = {"after_kong": _after_kong, "robbing_gold": _robbing_gold,
+                        "bomb": _bomb}
+"""The ways of winning a generated puzzle may be set in (``Variant.PUZZLE_WAYS``): each
+changes a candidate, or returns None when the hand has no room for it."""
 
 
 def _wildcard_kinds(variant: type[Variant], rng: random.Random) -> list[int]:
@@ -480,6 +560,9 @@ def position_json(position: Position, seen: Sequence[Tile] = ()) -> dict[str, An
     data["seat"] = position.seat
     data["dealer"] = position.dealer
     data["self_draw"] = True  # the question is always "what wins on your next draw?"
+    for way in ("after_kong", "robbing_gold"):  # … or on a kong's replacement, or by 抢金
+        if getattr(position, way):
+            data[way] = True
     if "round_wind" in variant.HAND_FIELDS:
         data["round_wind"] = "ESWN"[position.round_wind]
         if position.bank:

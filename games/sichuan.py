@@ -45,6 +45,8 @@ class Sichuan(Variant):
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
     HAS_VOID = True
+    PUZZLE_WAYS = ("after_kong",)  # SC-5.16 杠上花
+    LEAVE_CHARGE = "SC-6.6"
 
     @classmethod
     def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:
@@ -344,7 +346,9 @@ class SichuanTable(Table):
         )
 
     def after_win(self, seat: int, target: int | None) -> None:
-        if sum(1 for s in self.seats if s.won) >= 3:
+        # SC-3.2: three have won; or, with a player who left (SC-6.6), fewer than two are
+        # still in, so nobody is left to pay another win.
+        if sum(1 for s in self.seats if s.won) >= 3 or len(self.players_in()) < 2:
             self.phase = Phase.ENDED
             self.end_reason = "win"
             return
@@ -438,8 +442,19 @@ class SichuanTable(Table):
         return len(suits) == 3
 
     def best_wait_points(self, seat: int) -> int:
-        """查大叫: the most this ready hand could win, as a discard win (SC-6.4b)."""
+        """查大叫: the most this ready hand could win, as a discard win (SC-6.4b).
+
+        **Reading** (SC-6.6): a player who leaves on their own turn holds a tile more than a
+        waiting hand; their hand counts as the best one a discard of theirs would leave.
+        """
         position = self.seat_position(seat)
+        if len(position.hand) == self.variant.concealed_size(position):
+            return max((self._ready_points(position.with_hand(
+                tuple(t for i, t in enumerate(position.hand) if i != index), None))
+                for index in range(len(position.hand))), default=0)
+        return self._ready_points(position)
+
+    def _ready_points(self, position: Position) -> int:
         if self.variant.shanten(position) != 0:
             return 0
         waits = self.variant.waits_of(position, position.hand)

@@ -3,17 +3,21 @@
 A theme is what a puzzle teaches: 百搭 or 金 held as a wildcard (two or more of
 them), a trap the win rules set (JX-5.3), 清一色, 对对和, seven pairs,
 根, a declared kong, laid-out whites, the 定缺 void, many waits, a choice of
-values. :func:`themes_of` reads them off the answer :func:`games.puzzles.solve`
-gives — the patterns each winning tile scores, the traps — and off the position,
-so a theme is always what the engine says of the hand.
+values, and the ways of winning a generated puzzle may be set in (a kong
+replacement, 抢金, a bomb). :func:`themes_of` reads them off the answer
+:func:`games.puzzles.solve` gives — the patterns each winning tile scores, the
+traps — and off the position, so a theme is always what the engine says of the
+hand.
 
 >>> from games.puzzles import solve
 >>> data = {"variant": "sichuan", "hand": "1112345678999p", "void": "s"}
 >>> themes_of(data, solve(Position.from_json(data)).to_json())
 ['pure_suit', 'gen', 'void', 'many_waits', 'value_choice']
 
-Themes a "what wins here?" position can't show (抢金, bombs, a win on a kong
-replacement: they are ways of winning, not tiles to find) are not listed here.
+The ways of winning are the position's own facts (``after_kong``: the next tile is a
+kong's replacement; ``robbing_gold``: the dealer hasn't discarded yet and a turned-up
+gold may be taken) and tagged only when the engine's scores show them (杠上开花 / 杠上花,
+抢金, a bomb's value).
 """
 
 from __future__ import annotations
@@ -101,6 +105,12 @@ def _value_choice(_position: Position, answer: dict[str, Any]) -> bool:
     return len({w["points"] for w in answer["waits"]}) > 1
 
 
+def _robbing_gold(position: Position, answer: dict[str, Any]) -> bool:
+    """抢金 (PT-5.5): the position is the moment before the dealer's first discard, and the
+    engine scores robbing the gold."""
+    return position.robbing_gold and "抢金" in set(_pattern_names(answer))
+
+
 THEMES: tuple[Theme, ...] = (
     Theme("wildcard_held", "百搭/金在手", "wildcard kept in hand", "C-4", _held_wildcard),
     Theme("win_rule_trap", "番型陷阱", "trap: the shape is complete, the rules say no",
@@ -121,6 +131,11 @@ THEMES: tuple[Theme, ...] = (
     Theme("void", "定缺", "the void suit", "SC-2", _void),
     Theme("many_waits", "多面听", "many waits", "C-3", _many_waits),
     Theme("value_choice", "选最大", "which wait pays most", "C-3", _value_choice),
+    Theme("kong_replacement", "杠上开花", "a win on the kong replacement", "JX-7.2 / SC-5.16",
+          _scores("杠上开花", "杠上花")),
+    Theme("rob_gold", "抢金", "robbing the gold", "PT-5.5", _robbing_gold),
+    Theme("bomb", "炸弹", "a bomb: golds win whatever the shape", "PT-5.6 / PT-7.3",
+          _scores("小炸弹", "大炸弹", "超级大炸弹")),
 )
 
 BY_KEY = {theme.key: theme for theme in THEMES}

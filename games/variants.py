@@ -233,6 +233,13 @@ class Variant:
     """Kinds laid out as flowers when they are not wildcards (PT-3: White)."""
     PUZZLE_PUNGS_ONLY: ClassVar[float] = 0.0
     """How often a generated puzzle hand is made of pungs only (a pattern, JX-5.3)."""
+    LEAVE_CHARGE: ClassVar[str | None] = None
+    """The rule that charges a player who leaves mid-hand (JX-10.6, SC-6.6); None: the
+    rules charge a leaver nothing, and the hand is abandoned (PT)."""
+    PUZZLE_WAYS: ClassVar[tuple[str, ...]] = ()
+    """The ways of winning a generated puzzle may be set in, besides a plain self-draw
+    (``games.puzzles.WAYS``: ``after_kong`` a kong replacement, ``robbing_gold`` 抢金,
+    ``bomb`` four or five golds); only those the variant scores."""
     BOTS_AIM_AT_ONE_SUIT: ClassVar[bool] = False
     """Whether bots steer a hand toward one suit and honours (JX-5.3 needs a pattern)."""
     FIRST_DEALER: ClassVar[int | None] = None

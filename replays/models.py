@@ -215,12 +215,15 @@ class Puzzle(models.Model):
     """A "what wins here?" position and the engine's answer (``games.puzzles``).
 
     Generated puzzles are keyed by their seed, so rolling the same day twice finds the
-    same row; puzzles from replays are credited to the match, hand, event and seat.
+    same row; puzzles from replays are credited to the match, hand, event and seat, and so
+    are those from the finished played matches of a player who lets the site make them
+    (``PLAYED``: the player's own seat only, credited to the match's stored replay).
     """
 
     class Source(models.TextChoices):
         GENERATED = "generated", _("generated")
         REPLAY = "replay", _("from a replay")
+        PLAYED = "played", _("from a match played against the bots")
 
     class Difficulty(models.IntegerChoices):
         EASY = 1, _("easy")
@@ -262,6 +265,9 @@ class Puzzle(models.Model):
             models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat"],
                                     condition=models.Q(source="replay"),
                                     name="one_puzzle_per_replay_spot"),
+            models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat"],
+                                    condition=models.Q(source="played"),
+                                    name="one_puzzle_per_played_spot"),
         ]
 
     def __str__(self) -> str:
@@ -272,11 +278,16 @@ class Puzzle(models.Model):
 
 
 def shown_puzzles() -> models.QuerySet[Puzzle]:
-    """Puzzles anyone may see: generated ones, and those of public replays not hidden (a
-    replay taken down takes its puzzles with it, issue 16)."""
+    """Puzzles anyone may see: generated ones, those of public replays not hidden (a
+    replay taken down takes its puzzles with it, issue 16), and those of played matches
+    whose player lets the site make puzzles of them (turned off, they are hidden again;
+    their replays stay private either way)."""
     return Puzzle.objects.filter(
         models.Q(source=Puzzle.Source.GENERATED)
-        | models.Q(match__visibility=Match.Visibility.PUBLIC, match__hidden=False))
+        | models.Q(source=Puzzle.Source.REPLAY, match__visibility=Match.Visibility.PUBLIC,
+                   match__hidden=False)
+        | models.Q(source=Puzzle.Source.PLAYED, match__hidden=False,
+                   match__owner__play_settings__puzzles_from_play=True))
 
 
 class DailyPuzzle(models.Model):
@@ -446,4 +457,4 @@ class WorkerHeartbeat(models.Model):
 
 
 # The played matches (issue 14) live with their part; imported here so Django finds them.
-from replays.play.models import PlayedMatch  # noqa: E402, F401
+from replays.play.models import PlayedMatch, PlaySettings  # noqa: E402, F401

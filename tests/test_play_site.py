@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 import threading
 from typing import Any
 
@@ -184,15 +185,33 @@ def test_it_stores_the_finished_match_as_a_private_replay_of_the_player(
     assert row.points_won == end["result"]["you"]["points_won"]
 
 
-def test_it_adds_played_points_to_the_ladder_on_the_progress_page(
-        client: Client, alice: Any) -> None:
+def test_the_ladder_counts_only_the_points_won_in_play(client: Client, alice: Any) -> None:
+    """JX-11 on the progress page: the points won in finished matches decide the level;
+    puzzle points (the rating's business, issue 18) and unfinished matches don't."""
+    import re
+
+    from replays.models import Attempt
+    from replays.puzzles.services import generated_puzzle
+    from tests.test_puzzle_site import text_of
+
     client.force_login(alice)
     PlayedMatch.objects.create(owner=alice, variant="jiaxing", state={}, hands=1,
                                commitment="0" * 64, over=True, points_won=120)
     PlayedMatch.objects.create(owner=alice, variant="sichuan", state={}, hands=1,
                                commitment="0" * 64, over=True, points_won=30)
-    page = client.get("/puzzles/me/").content.decode()
-    assert "150" in page and "play-points" in page
+    PlayedMatch.objects.create(owner=alice, variant="sichuan", state={}, hands=1,
+                               commitment="0" * 64, over=False, points_won=500)
+    Attempt.objects.create(puzzle=generated_puzzle("jiaxing", 1, "ladder"), user=alice,
+                           picked=["1m"], solved=True, points=90)
+    markup = client.get("/puzzles/me/").content.decode()
+    text = text_of(markup)
+    assert "Points 90" in text  # the puzzle points, shown apart
+    assert "Points won in play 150" in text
+    assert "Level (JX-11) 2 · 临时工 · 街头一段" in text  # 150: level 2 starts at 100
+    assert "To the next level 50" in text  # level 3 at 200
+    assert "Puzzles and play together" not in text
+    current = re.findall(r'<tr class="is-current" aria-current="true"><td>(\d+)</td>', markup)
+    assert current == ["2"]
 
 
 def test_it_shows_other_peoples_matches_as_404(client: Client, alice: Any, bob: Any) -> None:
@@ -280,3 +299,94 @@ def test_it_reads_as_chinese_on_chinese_pages(client: Client) -> None:
         check(f"/play/{pid}/")
     check("/play/")
     assert not problems, problems
+
+
+SECOND_PERSON_EVENTS = [
+    ("discard", {"tile": "5p"}), ("draw", {"tile": "5p"}),
+    ("draw", {"tile": "5p", "source": "back"}), ("chi", {"tile": "5p", "target": 0}),
+    ("peng", {"tile": "5p", "target": 0}), ("gang", {"tile": "5p", "kind": "exposed",
+                                                     "target": 0}),
+    ("gang", {"tile": "5p", "kind": "added"}), ("gang", {"tile": "5p", "kind": "concealed"}),
+    ("hu", {"tile": "5p"}), ("hu", {"tile": "5p", "target": 0}),
+    ("hu", {"tile": "5p", "target": 0, "how": "robbing_kong"}),
+    ("hu", {"tile": "5p", "how": "rob_gold"}), ("hu", {"tile": "5p", "how": "bomb"}),
+    ("flower", {"tile": "5z"}), ("dingque", {"suit": "s"}), ("ready", {}),
+    ("contract", {"choice": "give_up"}), ("contract", {"choice": "persist"}), ("leave", {}),
+]
+
+
+@pytest.mark.parametrize(("kind", "fields"), SECOND_PERSON_EVENTS)
+def test_the_players_own_moves_read_in_the_second_person(kind: str, fields: dict[str, Any]
+                                                         ) -> None:
+    """"You discard 5 Dots", never "You discards": the player's own moves, and the moves
+    made on the player's tile ("Ada pungs 5 Dots from you"), in English and Chinese."""
+    from django.utils import translation
+
+    from games.events import Event
+    from games.tiles import Tile
+    from replays.play.table import in_second_person
+
+    names = ("Ada", "You", "Cy", "Di")
+    values = {k: Tile.parse(v) if k == "tile" else v for k, v in fields.items()}
+    event = Event(kind, 1, **values)
+    with translation.override("en"):
+        text = in_second_person(event, names, 1)
+        assert text.startswith("You "), text
+        if "target" in fields and kind != "gang":  # an exposed kong doesn't name its feeder
+            assert "Ada" in text, text
+        assert not text.split()[1].endswith("s"), text  # "You discard", not "You discards"
+    with translation.override("zh-hans"):
+        assert in_second_person(event, names, 1).startswith("你"), kind
+    if "target" in fields:  # the same move by Ada on the player's tile
+        theirs = Event(kind, 0, **{**values, "target": 1})
+        with translation.override("en"):
+            text = in_second_person(theirs, names, 1)
+            assert text.startswith("Ada ") and ("from you" in text or "your " in text), text
+        with translation.override("zh-hans"):
+            assert "你" in in_second_person(theirs, names, 1)
+
+
+def test_the_table_says_you_discard_not_you_discards(client: Client, alice: Any) -> None:
+    for who in (client, Client()):
+        if who is not client:
+            who.force_login(alice)
+        pid = start(who, "sichuan", seat="1")
+        data = state(who, pid)
+        while data["decision"]["kind"] != "turn" and not data["over"]:
+            data = act(who, pid, data["step"], data["legal"][0]).json()
+        discard = next(a for a in data["legal"] if a["type"] == "discard")
+        act(who, pid, data["step"], discard)
+        page = who.get(f"/play/{pid}/").content.decode()
+        moves = re.search(r'<ol class="play-moves"[^>]*>(.*?)</ol>', page, re.S)
+        assert moves, "no moves shown after the player's discard"
+        from replays.tile_names import tile_name
+        from tests.test_puzzle_site import text_of
+        lines = [text_of(m) for m in re.findall(r"<li>(.*?)</li>", moves.group(1), re.S)]
+        assert lines[0] == f"You discard {tile_name(discard['tile'])}", lines
+        assert not [line for line in lines if re.match(r"You \w+s\b", line)], lines
+        assert "alice discards" not in page
+
+
+def test_an_anonymous_players_finished_match_is_listed_in_her_replays_after_sign_up(
+        client: Client) -> None:
+    """Issue 14: the replay of a match finished before signing up becomes the account's,
+    private, and is listed with her matches (/play/ and the replays she owns)."""
+    finished = start(client, "sichuan")
+    play_out(client, finished, random.Random(4))
+    replay = PlayedMatch.objects.get(public_id=finished).replay
+    assert replay is not None and replay.owner is None
+    assert replay.visibility == Match.Visibility.UNLISTED
+    response = client.post("/accounts/signup/", {"username": "dora", "password1": PASSWORD2,
+                                                 "password2": PASSWORD2})
+    assert response.status_code == 302, response.content.decode()[:500]
+    replay.refresh_from_db()
+    assert replay.owner is not None and replay.owner.username == "dora"
+    assert replay.visibility == Match.Visibility.PRIVATE
+    listed = client.get("/?mine=1").content.decode()
+    assert replay.public_id in listed
+    assert f"/replays/{replay.public_id}/" in client.get("/play/").content.decode()
+    assert client.get(f"/replays/{replay.public_id}/").status_code == 200
+    assert Client().get(f"/replays/{replay.public_id}/").status_code == 404
+
+
+PASSWORD2 = "another-long-secret-77"

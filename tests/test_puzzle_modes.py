@@ -379,3 +379,47 @@ def test_a_replay_puzzle_links_back_to_its_step_after_answering(make_match: Any,
     markup = page(hers.post(f"/puzzles/{found.public_id}/answer/", right(found), headers=HTMX))
     assert step in markup  # the answer links to the game's step
     assert step in page(hers.get(found.get_absolute_url()))
+
+
+def _generated_with(theme: str, variant: str, difficulty: int) -> Puzzle:
+    """The first generated puzzle (seeds ways/0, ways/1, …) the engine tags ``theme``."""
+    from games import puzzles as engine
+    from games import themes
+    from games.position import Position
+
+    for number in range(60):
+        data = engine.generate(variant, difficulty, f"ways/{number}")
+        if theme in themes.themes_of(data, engine.solve(Position.from_json(data)).to_json()):
+            return puzzles.generated_puzzle(variant, difficulty, f"ways/{number}")
+    pytest.fail(f"no {variant} puzzle shows {theme} in 60 seeds")
+
+
+@pytest.mark.parametrize(("theme", "variant", "difficulty", "way"), [
+    ("kong_replacement", "jiaxing", 3, "You have just declared a kong"),
+    ("kong_replacement", "sichuan", 2, "You have just declared a kong"),
+    ("rob_gold", "putian", 2, "The dealer hasn't discarded yet"),
+    ("bomb", "putian", 3, ""),
+])
+def test_the_ways_of_winning_are_themes_to_practise(db: None, client: Client, theme: str,
+                                                    variant: str, difficulty: int,
+                                                    way: str) -> None:
+    """杠上开花 / 杠上花, 抢金 and bombs are browsable like every theme: the hub links them,
+    the stream serves a puzzle that shows them, and the page says how the hand wins."""
+    from games.themes import BY_KEY
+
+    made = _generated_with(theme, variant, difficulty)
+    assert theme in made.themes
+    markup = page(client.get(f"/puzzles/train/?variant={variant}"))
+    assert f'href="/puzzles/train/rated/?variant={variant}&amp;theme={theme}"' in markup \
+        or f'href="/puzzles/train/rated/?theme={theme}' in markup
+    assert BY_KEY[theme].chinese in text_of(markup)
+    served = page(client.get(f"/puzzles/train/rated/?variant={variant}&theme={theme}"))
+    found = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"',
+                                                   served).group(1))  # type: ignore[union-attr]
+    assert theme in found.themes and found.variant == variant
+    shown = text_of(page(client.get(made.get_absolute_url())))
+    if way:
+        assert way in shown
+    chinese = text_of(page(client.get(made.get_absolute_url(),
+                                      headers={"Accept-Language": "zh-hans"})))
+    assert way == "" or way not in chinese

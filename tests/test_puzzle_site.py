@@ -596,7 +596,8 @@ def test_the_progress_page_adds_up_points_accuracy_and_streak(client: Client, ji
     text = text_of(page(hers.get("/puzzles/me/")))
     assert "Streak 1 (best 1)" in text
     assert "Accuracy 50% (1/2)" in text
-    assert "Points 15" in text and "To the next level 85" in text
+    # The ladder (JX-11) counts the points won in play only: puzzle points don't move it.
+    assert "Points 15" in text and "To the next level 100" in text
     assert "✓ 15 points · 2026-11-30" in text and "✗ 0 points" in text
 
 

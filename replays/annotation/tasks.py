@@ -35,6 +35,7 @@ from replays.annotation.services import store_steps
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
 from replays.operations import health
+from replays.puzzles.services import may_harvest
 from replays.puzzles.tasks import harvest_puzzles
 from replays.retries import FailsItsMatch
 
@@ -123,7 +124,7 @@ def annotate_hand(hand_id: int) -> None:
             finished = Match.objects.filter(pk=match.pk).exclude(
                 annotation_status__in=[Match.Status.FAILED, Match.Status.DONE]).update(
                 annotation_status=Match.Status.DONE)
-            if finished and match.publishable:
+            if finished and may_harvest(match):
                 transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
             if finished and settings.VALUES_AFTER_ANNOTATION:
                 transaction.on_commit(lambda: _queue_values(match.pk))
@@ -229,7 +230,7 @@ def _requeue(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
         if not missing_hands:
             Match.objects.filter(pk=match_id).update(annotation_status=Match.Status.DONE)
             log.warning("requeue_stuck: match %s was annotated already: marked done", match_id)
-            if match.visibility == Match.Visibility.PUBLIC and not match.hidden:
+            if may_harvest(Match.objects.get(pk=match_id)):
                 transaction.on_commit(lambda: harvest_puzzles.delay(match_id))
             return 0
         # The first hands go now, the others follow as they finish (as queue_match does).

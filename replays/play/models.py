@@ -39,10 +39,16 @@ class PlayedMatch(models.Model):
     moves_from = models.JSONField(default=list, blank=True,
                                   help_text="[hand, index] of the player's last move: the page "
                                             "replays the entries from there")
+    left = models.BooleanField(default=False, help_text="The player left the table: the match "
+                                                        "ended there (JX-10.6, SC-6.6)")
     points_won = models.PositiveIntegerField(default=0, help_text="For the JX-11 ladder")
     net = models.IntegerField(default=0)
     replay = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="+")
+    signed_in = models.BooleanField(
+        default=False, help_text="Started by a signed-in player: only such matches may become "
+                                 "puzzles (with the player's consent); an anonymous player's "
+                                 "never do, even once given to an account at log-in")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True, db_index=True)
 
@@ -54,3 +60,20 @@ class PlayedMatch(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("play_table", args=[self.public_id])
+
+
+class PlaySettings(models.Model):
+    """A signed-in player's choices about their played matches (issue 18, "Sources")."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="play_settings")
+    puzzles_from_play = models.BooleanField(
+        default=False, help_text="Let the site make puzzles from my finished played matches "
+                                 "(my own seat only); off hides the puzzles already made")
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name_plural = "play settings"
+
+    def __str__(self) -> str:
+        return f"{self.user} play settings"

@@ -9,6 +9,7 @@ applied one after the other, and the engine's step check refuses the second
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -20,12 +21,15 @@ from django.utils.translation import gettext as _
 
 from games.log import dumps
 from games.play import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
+from games.puzzles import Standing, standing
 from games.registry import VARIANTS
 from games.variants import Option
 from replays.library.services import DuplicateUpload, UploadError, store_document
 from replays.models import Match
-from replays.play.models import PlayedMatch
+from replays.play.models import PlayedMatch, PlaySettings
 from replays.puzzles.services import visitor_id
+
+log = logging.getLogger(__name__)
 
 # Restoring replays the match so far (docs/play.md, "Speed"): keep the latest matches in
 # memory, keyed by row and step. The row lock and the step check make an entry safe to use:
@@ -57,8 +61,8 @@ def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
     match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
                             hands=choice.hands, rules=choice.rules, name=name)
     row = PlayedMatch.objects.create(
-        owner=user, visitor="" if user else visitor_id(request), variant=choice.variant,
-        state=match.to_json(), step=match.step, hands=choice.hands, speed=choice.speed,
+        owner=user, visitor="" if user else visitor_id(request), signed_in=user is not None,
+        variant=choice.variant, state=match.to_json(), step=match.step, hands=choice.hands, speed=choice.speed,
         commitment=match.view()["commitment"], hand_number=match.view()["hand_number"])
     _remember(row, match)
     return row
@@ -140,6 +144,40 @@ def act(request: HttpRequest, public_id: str, step: Any, action: Any
     return row, match, entries
 
 
+def leave(request: HttpRequest, public_id: str) -> tuple[PlayedMatch, PlayMatch]:
+    """The visitor leaves their match for good, under the row's lock: the rules charge the
+    leaver what they say (``PlayMatch.leave``), no further hand is dealt, and the match is
+    finished and stored like any other. Raise ``IllegalAction`` when it can't be left now
+    (over already, or before naming the void suit, SC-2)."""
+    with transaction.atomic():
+        row = owned(request, public_id, lock=True)
+        match = restored(row)
+        forget(row)
+        try:
+            entries = match.leave(match.step)
+        except IllegalAction:
+            _remember(row, match)
+            raise
+        row.state = match.to_json()
+        row.step = match.step
+        row.left = True
+        if entries:
+            row.moves_from = [entries[0]["hand"], entries[0]["index"]]
+        finish(row, match)
+        row.save()
+    _remember(row, match)
+    return row, match
+
+
+def leave_terms(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """What leaving costs in this match, for the confirmation and the end screen: the rule
+    that charges a leaver (``Variant.LEAVE_CHARGE``, None when the rules charge nothing)
+    and the match's values of the options it uses."""
+    options = variant_options(variant)
+    values = {name: rules.get(name, option.default) for name, option in options.items()}
+    return {"rule": VARIANTS[variant].LEAVE_CHARGE, **values}
+
+
 def finish(row: PlayedMatch, match: PlayMatch) -> None:
     """A finished match: its points for the ladder, and its replay stored like an upload
     (owned by the player, private, queued for annotation)."""
@@ -173,10 +211,54 @@ def give_to(user: Any, visitor: str) -> int:
         return rows.update(owner=user, visitor="")
 
 
+def puzzles_consent(user: Any) -> bool:
+    """Does this player let the site make puzzles of their finished played matches? Off
+    until they say so, and always for anonymous players."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return PlaySettings.objects.filter(user=user, puzzles_from_play=True).exists()
+
+
+def set_puzzles_consent(user: Any, allowed: bool) -> bool:
+    """Record the player's choice; returns whether it changed. Turned on, their finished
+    matches played signed in are harvested by the workers (their own seat only); turned
+    off, the puzzles already made of them are hidden at once (``shown_puzzles``) and the
+    daily puzzles taken from them, today's and later, are rolled again."""
+    from replays.puzzles.takedowns import take_down_played
+    from replays.puzzles.tasks import harvest_played_puzzles
+
+    with transaction.atomic():
+        row, _created = PlaySettings.objects.select_for_update().get_or_create(user=user)
+        if row.puzzles_from_play == allowed:
+            return False
+        row.puzzles_from_play = allowed
+        row.save(update_fields=["puzzles_from_play", "changed_at"])
+        if not allowed:
+            take_down_played(user.pk)
+            return True
+        user_id = user.pk
+
+        def queue() -> None:
+            try:
+                harvest_played_puzzles.delay(user_id)
+            except Exception as error:  # noqa: BLE001 - the broker is down: made next time
+                log.warning("puzzles of user %s's played matches wait: %s: %s", user_id,
+                            type(error).__name__, error)
+
+        transaction.on_commit(queue)
+    return True
+
+
 def points_of(request: HttpRequest) -> int:
-    """The points won in the visitor's finished matches (what the JX-11 ladder adds)."""
+    """The points won in the visitor's finished matches: all the JX-11 ladder counts."""
     total = mine(request).filter(over=True).aggregate(total=Sum("points_won"))["total"]
     return int(total or 0)
+
+
+def ladder_standing(request: HttpRequest) -> Standing:
+    """Where the visitor stands on the JX-11 ladder: by the points won in play only (their
+    puzzle progress is their rating, issue 18)."""
+    return standing(points_of(request))
 
 
 def state_json(row: PlayedMatch, match: PlayMatch, replay_url: str | None) -> dict[str, Any]:
@@ -186,6 +268,7 @@ def state_json(row: PlayedMatch, match: PlayMatch, replay_url: str | None) -> di
     view["id"] = row.public_id
     if match.over:
         view["replay"] = replay_url
+        view["left_in"] = match.left_in
     return view
 
 
@@ -195,5 +278,7 @@ def hand_end_document(match: PlayMatch) -> bytes:
     return dumps(match.log()).encode("utf-8")
 
 
-__all__ = ["PlayError", "StartChoice", "act", "give_to", "mine", "owned", "points_of",
-           "restored", "start", "state_json", "variant_options"]
+__all__ = ["PlayError", "StartChoice", "act", "give_to", "ladder_standing", "leave",
+           "leave_terms", "mine", "owned", "points_of",
+           "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
+           "variant_options"]

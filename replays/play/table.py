@@ -15,6 +15,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from games.events import Event
 from games.log import read_event
 from games.play import PlayMatch
 from games.registry import VARIANTS
@@ -31,7 +32,7 @@ from replays.library.board import (
 )
 from replays.play import services
 from replays.play.models import PlayedMatch
-from replays.tile_names import tile_name, wildcard_name
+from replays.tile_names import suit_name, tile_name, wildcard_name
 
 HINT_KEY = "play_hint"
 
@@ -191,8 +192,59 @@ def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]
         except ValueError:
             out.append(str(raw["type"]))
             continue
-        out.append(describe(event, names, view["seat"]))
+        out.append(in_second_person(event, names, view["seat"]))
     return out
+
+
+def in_second_person(event: Event, names: tuple[str, ...], seat: int) -> str:
+    """One move in words for the player at ``seat``: their own moves as "You discard 5
+    Dots", a move on their tile as "Ada pungs 5 Dots from you"; the others' as the replay
+    says them (``describe``)."""
+    tile = tile_name(str(event.tile)) if event.tile is not None else ""
+    kind = event.type
+    if event.actor == seat:
+        if kind == "draw":
+            return (_("You draw a replacement {tile}") if event.source == "back"
+                    else _("You draw {tile}")).format(tile=tile)
+        target = names[event.target] if event.target is not None else ""
+        if kind == "hu":
+            if event.how == "robbing_kong":
+                return _("You win by robbing {target}'s kong of {tile}").format(
+                    target=target, tile=tile)
+            if event.how == "rob_gold":
+                return _("You rob the gold {tile} and win").format(tile=tile)
+            if event.how == "bomb":
+                return _("You win with a bomb")
+            if event.target is not None:
+                return _("You win on {target}'s {tile}").format(target=target, tile=tile)
+            return _("You win by self-draw on {tile}").format(tile=tile)
+        if kind == "gang":
+            return {"exposed": _("You declare an exposed kong of {tile}"),
+                    "added": _("You declare an added kong of {tile}"),
+                    "concealed": _("You declare a concealed kong of {tile}")}.get(
+                        event.kind or "", _("You declare a kong of {tile}")).format(tile=tile)
+        if kind == "dingque":
+            return _("You name {suit} as the void suit").format(suit=suit_name(event.suit or ""))
+        if kind == "contract":
+            return (_("You give up (contract)") if event.choice == "give_up"
+                    else _("You persist (contract)"))
+        own = {"discard": _("You discard {tile}"), "chi": _("You chow {tile} from {target}"),
+               "peng": _("You pung {tile} from {target}"), "flower": _("You lay out a white"),
+               "ready": _("You declare ready"), "leave": _("You leave the table")}
+        if kind in own:
+            return own[kind].format(tile=tile, target=target)
+    elif event.target == seat and event.actor is not None:
+        name = names[event.actor]
+        theirs = {"chi": _("{name} chows {tile} from you"),
+                  "peng": _("{name} pungs {tile} from you"),
+                  "gang": _("{name} declares an exposed kong of {tile} from you")}
+        if kind == "hu":
+            text = (_("{name} wins by robbing your kong of {tile}")
+                    if event.how == "robbing_kong" else _("{name} wins on your {tile}"))
+            return text.format(name=name, tile=tile)
+        if kind in theirs:
+            return theirs[kind].format(name=name, tile=tile)
+    return describe(event, names, seat)
 
 
 def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:
@@ -253,7 +305,21 @@ def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[st
         "hint_on": hint_on, "hint": hint_view(match, view) if hint_on and not match.over else None,
         "review": review_url(row, match) if match.over else None,
         "seed": view.get("seed"),
+        "left": left_view(row, match) if match.over else None,
     }
+
+
+def left_view(row: PlayedMatch, match: PlayMatch) -> dict[str, Any] | None:
+    """The player left the table: in which hand, what that hand and the house took from
+    them (both itemised above: the hand's settlement, the match's fees), and the terms."""
+    number = match.left_in
+    if number is None:
+        return None
+    result = match.result()
+    rules = dict(match.rules)
+    return {"hand": number, "delta": result["hands"][number - 1]["deltas"][match.seat],
+            "fees": result["fees"][match.seat],
+            "terms": services.leave_terms(row.variant, rules)}
 
 
 def hint_view(match: PlayMatch, view: dict[str, Any]) -> list[dict[str, Any]]:

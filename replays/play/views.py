@@ -11,6 +11,8 @@ import json
 from typing import Any
 
 from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -109,7 +111,26 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     return render(request, "play/index.html", {
         "form": form, "error": error, "options": _option_fields(request.POST or None),
         "playing": [r for r in rows if not r.over], "finished": [r for r in rows if r.over],
+        "puzzles_consent": services.puzzles_consent(request.user),
     }, status=status)
+
+
+@require_POST
+@login_required
+def puzzles_consent(request: HtmxHttpRequest) -> HttpResponse:
+    """The player's choice (the checkbox ``consent``): may the site make puzzles from their
+    finished played matches? Off by default; off again hides the puzzles made of them."""
+    allowed = request.POST.get("consent") == "on"
+    changed = services.set_puzzles_consent(request.user, allowed)
+    if allowed:
+        text = (_("Puzzles will be made from your finished matches (your own seat only).")
+                if changed else _("Puzzles are already made from your finished matches."))
+    else:
+        text = (_("No more puzzles will be made from your matches, and those already made "
+                  "are off the site.") if changed
+                else _("No puzzles are made from your matches."))
+    messages.success(request, text)
+    return redirect(reverse("play") + "#puzzle-consent")
 
 
 @vary_on_headers("HX-Request")
@@ -199,6 +220,40 @@ def _refused(request: HtmxHttpRequest, public_id: str, status: int, rule: str | 
     context["refusal"] = f"{rule}: {message}" if rule else message
     template = "play/table.html#table" if wants_fragment(request) else "play/table.html"
     return render(request, template, context, status=status)
+
+
+@require_http_methods(["GET", "POST"])
+def leave(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """"Leave this match": a confirmation saying what leaving costs under the match's rules,
+    then (POST) the leave; the match is over, stored, and no longer in progress."""
+    row = services.owned(request, public_id)
+    if row.over:
+        if request.method == "POST":
+            return _refused(request, public_id, 409, None, _("This match is over already."))
+        return redirect(row.get_absolute_url())
+    if request.method == "POST":
+        try:
+            row, match = services.leave(request, public_id)
+        except IllegalAction as illegal:
+            if _is_json(request):
+                return _json({"error": {"rule": illegal.rule, "message": illegal.message}},
+                             status=400)
+            return _leave_page(request, row, f"{illegal.rule}: {illegal.message}", 400)
+        if _is_json(request):
+            return _json(services.state_json(row, match, _replay_url(row)))
+        messages.info(request, _("You left the match."))
+        return redirect(row.get_absolute_url())
+    return _leave_page(request, row, "", 200)
+
+
+def _leave_page(request: HtmxHttpRequest, row: PlayedMatch, error: str,
+                status: int) -> HttpResponse:
+    rules = dict(row.state.get("log", {}).get("rules") or {})
+    response = render(request, "play/leave.html", {
+        "row": row, "error": error, "terms": services.leave_terms(row.variant, rules)},
+        status=status)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 @require_POST

@@ -1,4 +1,4 @@
-"""Puzzles on the site: the daily roll, attempts, streaks, the ladder (docs/puzzles.md).
+"""Puzzles on the site: the daily roll, attempts, streaks and points (docs/puzzles.md).
 
 The engine (``games.puzzles``) makes and answers positions; this module stores
 them, picks each day's puzzle per variant — the same for everyone, rolled once
@@ -32,9 +32,11 @@ from games.position import Position
 from games.registry import NAMES
 from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
+from replays.play.models import PlayedMatch
 from replays.puzzles import ratings
 
 VARIANTS = NAMES
+REAL_SOURCES = (Puzzle.Source.REPLAY, Puzzle.Source.PLAYED)  # puzzles from real games
 VISITOR_KEY = "puzzle_visitor"
 SPOTS_PER_MATCH = 3
 
@@ -140,10 +142,9 @@ def _signed(text: str) -> str:
 
 
 def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
-    candidates = list(Puzzle.objects.filter(
-        source=Puzzle.Source.REPLAY, variant=variant, difficulty=day_difficulty(day),
+    candidates = list(shown_puzzles().filter(
+        source__in=REAL_SOURCES, variant=variant, difficulty=day_difficulty(day),
         dailies__isnull=True, attempts__isnull=True,  # nobody may have solved it early
-        match__visibility=Match.Visibility.PUBLIC, match__hidden=False,
     ).values_list("pk", "public_id"))
     if not candidates:
         return None
@@ -171,6 +172,38 @@ def harvest(match: Match, limit: int = SPOTS_PER_MATCH, hand: int | None = None
             ) -> list[Puzzle]:
     """Puzzles from a replay's ready hands (hardest, then most waits, first), credited to
     it; only hand number ``hand`` when given. Found again if made before."""
+    return _harvest(match, Puzzle.Source.REPLAY, limit, hand)
+
+
+def played_source(match: Match) -> PlayedMatch | None:
+    """The finished played match this replay was stored from, when its puzzles may be
+    made: played signed in (an anonymous player's match never is, even once given to an
+    account at log-in), by the replay's owner, who lets the site make them."""
+    if match.owner_id is None:
+        return None
+    return PlayedMatch.objects.defer("state").filter(
+        replay=match, over=True, signed_in=True, owner_id=match.owner_id,
+        owner__play_settings__puzzles_from_play=True).first()
+
+
+def may_harvest(match: Match) -> bool:
+    """Puzzles may be made of this replay: it is public, or a played match whose player
+    lets the site make puzzles of it (and staff haven't hidden it)."""
+    return match.publishable or (not match.hidden and played_source(match) is not None)
+
+
+def harvest_played(match: Match, limit: int = SPOTS_PER_MATCH) -> list[Puzzle]:
+    """Puzzles from a played match's stored replay, from the player's own seat only, when
+    its player lets the site make them (:func:`played_source`); none otherwise."""
+    row = played_source(match)
+    if row is None or match.hidden:
+        return []
+    seat = PlayedMatch.objects.filter(pk=row.pk).values_list("state__seat", flat=True)[0]
+    return _harvest(match, Puzzle.Source.PLAYED, limit, seat=int(seat))
+
+
+def _harvest(match: Match, source: str, limit: int, hand: int | None = None,
+             seat: int | None = None) -> list[Puzzle]:
     parsed = replayed_match(match).match
     spots = []
     for spot in engine.ready_spots(parsed):
@@ -178,19 +211,21 @@ def harvest(match: Match, limit: int = SPOTS_PER_MATCH, hand: int | None = None
             if spot.hand > hand:
                 break
             continue
+        if seat is not None and spot.seat != seat:
+            continue
         answer, difficulty = answer_of(spot.position)
         spots.append((len(answer["waits"]), difficulty, spot, answer))
     spots.sort(key=lambda s: (-s[1], -s[0], s[2].hand, s[2].event))
     made = []
     for _waits, difficulty, spot, answer in spots[:limit]:
-        known = Puzzle.objects.filter(source=Puzzle.Source.REPLAY, match=match,
+        known = Puzzle.objects.filter(source=source, match=match,
                                       hand_number=spot.hand, event_number=spot.event,
                                       seat=spot.seat).first()
         if known is None:
             known = same_position(spot.position)  # a duplicate position is one puzzle
         if known is None:
             known, _created = Puzzle.objects.get_or_create(
-                source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
+                source=source, match=match, hand_number=spot.hand,
                 event_number=spot.event, seat=spot.seat,
                 defaults={"variant": match.variant, "difficulty": difficulty,
                           "position": spot.position, "answer": answer,
@@ -323,7 +358,6 @@ class Progress:
     points: int
     streak: int
     best_streak: int
-    standing: engine.Standing
 
     @property
     def accuracy(self) -> int:
@@ -354,14 +388,13 @@ def progress(attempts: QuerySet[Attempt], today: dt.date | None = None) -> Progr
     days = {day for day in attempts.filter(solved=True, daily_day__isnull=False)
             .values_list("daily_day", flat=True) if day is not None}
     current, best = streaks(days, today or puzzle_day())
-    points = totals["points"] or 0
-    return Progress(totals["n"], totals["solved"], points, current, best,
-                    engine.standing(points))
+    return Progress(totals["n"], totals["solved"], totals["points"] or 0, current, best)
 
 
 def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
-    """Players by points, with their level (JX-11) and accuracy: only ranked answers count
-    (signed in, first, before the answer was shown to the same visitor)."""
+    """Players by puzzle points, with their accuracy: only ranked answers count (signed in,
+    first, before the answer was shown to the same visitor). The JX-11 ladder is not theirs:
+    it counts the points won in play."""
     ranked = Q(puzzle_attempts__ranked=True)
     rows = (get_user_model().objects.filter(puzzle_attempts__ranked=True)
             .annotate(points=Sum("puzzle_attempts__points", filter=ranked),
@@ -370,8 +403,8 @@ def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
                                    filter=ranked & Q(puzzle_attempts__solved=True)))
             .order_by("-points", "username")[:limit])
     return [{"user": row, "points": row.points, "attempts": row.attempts,
-             "accuracy": round(100 * row.solved / row.attempts) if row.attempts else 0,
-             "standing": engine.standing(row.points or 0)} for row in rows]
+             "accuracy": round(100 * row.solved / row.attempts) if row.attempts else 0}
+            for row in rows]
 
 
 def solve_rates(puzzles: QuerySet[Puzzle]) -> QuerySet[Puzzle]:

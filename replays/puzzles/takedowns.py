@@ -1,5 +1,6 @@
 """Takedowns reach puzzles (issue 16): a replay hidden by staff, made unlisted or private by
-its owner, or deleted takes its puzzles off the site.
+its owner, or deleted takes its puzzles off the site; so does a player who stops letting
+the site make puzzles of their played matches (issue 18), for those matches' puzzles.
 
 Hidden and private replays keep their puzzle rows, shown nowhere (``shown_puzzles``) and
 back if the replay is made public again; a deleted replay's puzzles are deleted with it.
@@ -27,6 +28,15 @@ def take_down(match_ids: Iterable[int]) -> int:
         visibility=Match.Visibility.PUBLIC, hidden=False).values_list("pk", flat=True)
     return _reroll(DailyPuzzle.objects.filter(puzzle__match_id__in=list(taken),
                                               day__gte=services.puzzle_day()))
+
+
+def take_down_played(user_id: int) -> int:
+    """After a player stopped letting the site make puzzles of their played matches (the
+    puzzles are hidden by ``shown_puzzles`` at once): re-roll the daily puzzles taken from
+    them, today's and later. Returns how many days were rolled again."""
+    return _reroll(DailyPuzzle.objects.filter(
+        puzzle__source=Puzzle.Source.PLAYED, puzzle__match__owner_id=user_id,
+        day__gte=services.puzzle_day()))
 
 
 def delete_puzzles_of(sender: Any, instance: Match, **kwargs: Any) -> None:

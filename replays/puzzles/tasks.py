@@ -13,7 +13,8 @@ from typing import Any
 from celery import shared_task
 
 from replays.models import Match
-from replays.puzzles.services import harvest, roll_days
+from replays.play.models import PlayedMatch
+from replays.puzzles.services import harvest, harvest_played, roll_days
 from replays.retries import RetriedWithBackoff
 
 log = logging.getLogger(__name__)
@@ -29,11 +30,26 @@ class HarvestPuzzles(RetriedWithBackoff):
 @shared_task(name="replays.tasks.harvest_puzzles", base=HarvestPuzzles)
 def harvest_puzzles(match_id: int) -> None:
     """Turn an annotated public replay's ready hands into puzzles (idempotent: one
-    puzzle per replay spot); retried with backoff."""
-    match = Match.objects.filter(pk=match_id, visibility=Match.Visibility.PUBLIC,
-                                 hidden=False).first()
-    if match is not None:
+    puzzle per replay spot), or a played match's from its player's seat when the player
+    lets the site make them (``harvest_played`` checks); retried with backoff."""
+    match = Match.objects.filter(pk=match_id, hidden=False).first()
+    if match is None:
+        return
+    if match.publishable:
         harvest(match)
+    else:
+        harvest_played(match)
+
+
+@shared_task(name="replays.tasks.harvest_played_puzzles", base=HarvestPuzzles)
+def harvest_played_puzzles(user_id: int) -> None:
+    """A player just let the site make puzzles of their played matches: harvest every
+    finished one they played signed in (idempotent: a match harvested before finds its
+    puzzles again; nothing is made if the player has turned it off again since)."""
+    replays = PlayedMatch.objects.filter(owner_id=user_id, over=True, signed_in=True,
+                                         replay__isnull=False).values_list("replay", flat=True)
+    for match in Match.objects.filter(pk__in=list(replays), hidden=False).order_by("pk"):
+        harvest_played(match)
 
 
 @shared_task(name="replays.tasks.roll_daily_puzzles", acks_late=True, ignore_result=True)

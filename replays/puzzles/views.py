@@ -23,6 +23,7 @@ from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
 from replays.library.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
+from replays.play.services import ladder_standing
 from replays.puzzles import ratings
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
@@ -164,17 +165,18 @@ def archive(request: HtmxHttpRequest) -> HttpResponse:
     today = puzzles.puzzle_day()
     return render(request, "puzzles/archive.html", {
         "page": page, "variant": variant, "variants": Match.Variant.choices, "mine": mine,
-        "today": today, "more": puzzles.solve_rates(Puzzle.objects.filter(
-            dailies__isnull=True, source=Puzzle.Source.REPLAY)).filter(
-            match__visibility=Match.Visibility.PUBLIC, match__hidden=False)[:12]})
+        "today": today, "more": puzzles.solve_rates(shown_puzzles().filter(
+            dailies__isnull=True, source__in=puzzles.REAL_SOURCES))[:12]})
 
 
 @require_GET
 def profile(request: HtmxHttpRequest) -> HttpResponse:
-    """Your streak, accuracy, points and level on the JX-11 ladder."""
+    """Your rating, streak, accuracy and points, and your level on the JX-11 ladder (by the
+    points won in play only: the puzzles have the rating)."""
     attempts = puzzles.attempts_of(request)
     return render(request, "puzzles/profile.html", {
         "progress": puzzles.progress(attempts),
+        "ladder_standing": ladder_standing(request),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
         "rating": ratings.summary(request.user),
@@ -213,7 +215,21 @@ def _setup(found: Puzzle) -> dict[str, Any]:
         "wildcard_name": wildcard_name(variant),
         "has_flowers": variant.HAS_FLOWERS,
         "seen": len(position.seen),
+        "ways": _ways(position),
     }
+
+
+def _ways(position: Position) -> list[str]:
+    """The way of winning the position is set in, when it is not a plain self-draw: the
+    player must know it to find the winning tiles and their values."""
+    ways = []
+    if position.after_kong:
+        ways.append(_("You have just declared a kong: the tile you draw next is its "
+                      "replacement from the back of the wall."))
+    if position.robbing_gold:
+        ways.append(_("The dealer hasn't discarded yet: a ready hand may take one of the "
+                      "turned-up golds and win at once (抢金, PT-5.5)."))
+    return ways
 
 
 def _wind(index: int) -> str:
@@ -248,10 +264,15 @@ def trap_text(trap: dict[str, Any]) -> str:
 
 
 def _credit(request: HtmxHttpRequest, found: Puzzle) -> dict[str, Any] | None:
+    """Where a puzzle from a real game comes from: the replay and its moment for those who
+    may see it (a played match's replay is private: its player, and permitted staff)."""
     match = found.match
-    if found.source != Puzzle.Source.REPLAY or match is None:
+    if found.source not in puzzles.REAL_SOURCES or match is None:
         return None
+    played = found.source == Puzzle.Source.PLAYED
     if not match.visible_to(request.user):
-        return {"title": None}
+        return {"title": None, "played": played}
     return {"title": str(match), "hand": found.hand_number, "seat": found.seat,
-            "url": step_url(match, found.hand_number or 1, found.event_number or 0, None)}
+            "played": played,
+            "url": step_url(match, found.hand_number or 1, found.event_number or 0,
+                            found.seat if played else None)}

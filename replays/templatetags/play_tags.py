@@ -1,5 +1,5 @@
-"""``{% play_progress progress %}``: the points won in played matches on the progress page,
-added to the puzzle points on the JX-11 ladder (issue 14)."""
+"""``{% play_progress standing %}``: the points won in played matches on the progress page,
+the only points the JX-11 ladder counts (issue 18: puzzle progress is the rating)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,17 @@ from typing import Any
 
 from django import template
 
-from games.puzzles import standing
+from games.puzzles import Standing
 
 register = template.Library()
 
 
 @register.inclusion_tag("play/progress.html", takes_context=True)
-def play_progress(context: template.Context, progress: Any) -> dict[str, Any]:
-    from replays.play.services import mine, points_of
+def play_progress(context: template.Context, standing: Standing) -> dict[str, Any]:
+    """The play section: matches finished, the points won in them and where those stand on
+    the ladder (``standing``, from :func:`replays.play.services.ladder_standing`)."""
+    from replays.play.services import mine
 
     request = context["request"]
-    played = points_of(request)
-    puzzle_points = int(getattr(progress, "points", 0))
-    return {"played": played, "puzzle_points": puzzle_points,
-            "matches": mine(request).filter(over=True).count(),
-            "standing": standing(puzzle_points + played)}
+    return {"played": standing.points, "standing": standing,
+            "matches": mine(request).filter(over=True).count()}
