@@ -286,5 +286,10 @@ def _credit(request: HtmxHttpRequest, found: Puzzle) -> dict[str, Any] | None:
         return None
     if not match.visible_to(request.user):
         return {"title": None}
-    return {"title": str(match), "hand": found.hand_number, "seat": found.seat,
-            "url": step_url(match, found.hand_number or 1, found.event_number or 0, None)}
+    if found.kind == Puzzle.Kind.DISCARD:  # the position stands before its event, as the
+        # values panel links a decision: that seat's view at the step before
+        url = step_url(match, found.hand_number or 1, max((found.event_number or 1) - 1, 0),
+                       found.seat)
+    else:
+        url = step_url(match, found.hand_number or 1, found.event_number or 0, None)
+    return {"title": str(match), "hand": found.hand_number, "seat": found.seat, "url": url}
