@@ -23,7 +23,7 @@ from games.registry import VARIANTS
 from games.settlement import Formula, Payment
 from games.table import Settled
 from games.tiles import TILES, Tile
-from replays.library.board import TileView
+from replays.library.board import TileView, banked_fans
 from replays.library.settlement_lines import line_views
 from replays.models import Puzzle
 from replays.tile_names import tile_name, wildcard_name
@@ -120,7 +120,7 @@ def pay_setup(found: Puzzle) -> dict[str, Any]:
         "seat_wind": wind(position.seat_wind), "dealer": position.is_dealer,
         "round_wind": wind(position.round_wind) if "round_wind" in variant.HAND_FIELDS
         else None,
-        "bank": list(position.bank), "has_bank": "bank" in variant.HAND_FIELDS,
+        "bank": banked_fans(position.bank), "has_bank": "bank" in variant.HAND_FIELDS,
         "void": "mps"[position.void] if position.void is not None else "",
         "has_flowers": variant.HAS_FLOWERS,
         "flowers": position.flowers, "dealer_streak": position.dealer_streak,
