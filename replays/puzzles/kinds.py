@@ -22,22 +22,17 @@ from games.position import Position
 from games.registry import VARIANTS
 from games.settlement import Formula, Payment
 from games.table import Settled
-from games.tiles import TILES, Tile
+from games.tiles import TILES
 from replays.library.board import TileView, banked_fans
 from replays.library.settlement_lines import line_views
 from replays.models import Puzzle
 from replays.tile_names import tile_name, wildcard_name
 
-MAX_NUMBER = 10**7  # a typed count beyond any score (a wrong answer, not an error)
+MAX_NUMBER = 10**7  # the largest count a form may carry (far beyond any score)
 
 
 class BadAnswer(ValueError):
     """An answer a form sent that can't be marked; the message says why, for the player."""
-
-
-def title(kind: str) -> str:
-    """The kind's question, as the page's heading."""
-    return str(Puzzle.Kind(kind).label)
 
 
 # -- what the page shows ---------------------------------------------------------------
@@ -264,5 +259,3 @@ def share_lines(found: Puzzle, verdict: Any) -> list[str]:
     return [_("Best discard: %(mark)s") % {"mark": "🟩" if verdict.solved else "🟥"}]
 
 
-def tile_of(code: str) -> Tile:
-    return Tile.parse(code)

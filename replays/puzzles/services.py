@@ -303,7 +303,7 @@ class Result:
     counted: bool  # False: answered before, this answer is only marked
 
 
-def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str,
+def answer(request: HttpRequest, puzzle: Puzzle, picked: Any, bonus: str,
            mode: str = "", run: Any = None) -> Result:
     """Mark a pick; the first answer of each player is recorded (and counts), with the
     training mode and run it was given in (replays/puzzles/training.py)."""

@@ -29,7 +29,8 @@ from replays.puzzles import services as puzzles
 
 NEAR = 250.0  # the stream's window around the target rating
 CLOSEST = 5  # it picks at random among this many closest puzzles in the window
-GENERATE_TRIES = 24  # generated candidates tried for a theme before giving up
+GENERATE_TRIES = 24  # generated candidates tried for a theme before giving up …
+KIND_TRIES = {"pay": 12, "discard": 3}  # … fewer of the kinds that take longer to make
 TIMED_SECONDS = 180  # three minutes
 STREAK_START = -300.0  # a streak starts this far below the player's rating …
 STREAK_STEP = 60.0  # … and climbs this much per solve
@@ -118,7 +119,7 @@ def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
 
 def _generated(variant: str, theme: str, aim: float, kind: str = "") -> Puzzle | None:
     difficulty = _difficulty_near(aim)
-    for _ in range(GENERATE_TRIES if theme else 1):
+    for _ in range(KIND_TRIES.get(kind, GENERATE_TRIES) if theme else 1):
         name = variant or secrets.choice(NAMES)
         chosen = kind or Puzzle.Kind.WINS  # every kind is stored; new ones of the asked kind
         try:
@@ -201,7 +202,7 @@ class Step:
     over: bool
 
 
-def answer_in_run(request: HttpRequest, run: TrainingRun, picked: list[str],
+def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any,
                   bonus: str) -> Step:
     """Mark the run's current puzzle, count it, and serve the next (or end the run: a
     streak at its first miss). Refused once the run is over, a timed one by the clock."""

@@ -70,7 +70,6 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
         puzzles.record_reveal(request, found)
     context = {
         "puzzle": found, "setup": setup_for(found), "daily_day": daily_day,
-        "kind_title": kinds.title(found.kind),
         "variants": Match.Variant.choices,
         "attempt": attempt, "verdict": verdict, "counted": result.counted if result else True,
         "error": error, "feedback": feedback_for(found, verdict) if verdict else None,
