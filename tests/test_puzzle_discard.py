@@ -230,6 +230,7 @@ def test_it_harvests_discards_from_a_public_replays_values(alice: Any) -> None:
         assert puzzle.source == "replay" and puzzle.seat == 0 and puzzle.hand_number == 1
         assert_clear(puzzle.answer)
         assert len(set(made.values_list("position_key", flat=True))) == made.count()
+    assert puzzles.daily("sichuan").puzzle.kind == "wins"  # a daily is always "what wins"
     puzzle = made.first()
     assert puzzle is not None
     client = Client()

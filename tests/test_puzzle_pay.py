@@ -35,6 +35,10 @@ def right(puzzle: Puzzle, bonus: bool = True) -> dict[str, Any]:
     return data
 
 
+def names_of(answer: dict[str, Any]) -> set[str]:
+    return {p["name"] for p in answer["score"]["patterns"]}
+
+
 def wrong(puzzle: Puzzle) -> dict[str, Any]:
     data = right(puzzle, bonus=False)
     first = puzzle.answer["asks"][0]
@@ -130,6 +134,12 @@ def test_it_tags_themes_the_engine_sees_in_the_won_hand() -> None:
             assert ("flower_settlement" in tags) == ("PT-7.4" in rules)
             assert ("rob_gold" in tags) == position.robbing_gold
             assert ("kong_payments" in tags) == bool(puzzle["table"].get("kongs"))
+            assert ("rob_kong" in tags) == position.robbing_kong
+            assert ("kong_draw" in tags) == position.after_kong
+            assert ("bomb" in tags) == position.bomb
+            assert ("dealer_streak" in tags) == (position.dealer_streak > 0)
+            assert ("carried_fans" in tags) == bool(names_of(answer) & {"黄番", "老头黄",
+                                                                        "包子", "百搭连庄"})
             names = {p["name"] for p in answer["score"]["patterns"]}
             assert ("pure_suit" in tags) == bool(names & {"清一色", "清对", "清七对",
                                                           "清龙七对", "清幺九"})
@@ -201,6 +211,17 @@ def test_it_marks_a_wrong_count_and_rates_signed_in_first_answers(alice: Any,
     again = page(client.post(f"/puzzles/{puzzle.public_id}/answer/", right(puzzle), headers=HTMX))
     assert "your first answer is the one that counts" in again
     assert Attempt.objects.filter(puzzle=puzzle, user=alice).count() == 1
+
+
+def test_it_works_without_javascript(client: Client, pay: dict[str, Puzzle]) -> None:
+    puzzle = pay["putian"]
+    response = client.post(f"/puzzles/{puzzle.public_id}/answer/", right(puzzle))
+    assert response.status_code == 302 and response["Location"].endswith("#answer")
+    markup = page(client.get(response["Location"]))
+    assert "Solved!" in markup and "settlement-table" in markup
+    response = client.post(f"/puzzles/{puzzle.public_id}/answer/", {"points": "-3"})
+    assert response.status_code == 400  # answered already, but unreadable first
+    assert "from 0 to" in text_of(response.content.decode())
 
 
 def test_it_refuses_an_unreadable_count_with_a_clear_error(client: Client,
