@@ -75,6 +75,8 @@ class Jiaxing(Variant):
     WILDCARD_NAME = "wildcard"
     WIN_RULES = "JX-5.1, JX-5.3"
     SCORE_UNIT = "tai"
+    PAY_ASKS = ("tai", "fan")
+    PAY_RULE = "JX-6, JX-7, JX-10"
     BOTS_AIM_AT_ONE_SUIT = True
     HAS_CHOW = True
     PUZZLE_PUNGS_ONLY = 0.3

@@ -61,6 +61,9 @@ class Putian(Variant):
     WILDCARD_LABEL = "金"
     WILDCARD_NAME = "golds"
     WIN_RULES = "PT-5.1, PT-2"
+    PAY_RULE = "PT-6, PT-7"
+    SHOWS_FLOWER_POINTS = True
+    PAY_DIFFICULTY = (3, 5)
 
     @classmethod
     def turn_up(cls, wall: list[Tile], rng: random.Random,
@@ -436,7 +439,7 @@ class PutianTable(Table):
             )
             self.seats[actor].hand[aside.kind] -= 1
         deltas = self.settle(self.win_payments(actor, None, "rob_gold", score))
-        self.wins.append(Win(actor, tile, None, "rob_gold", score, deltas))
+        self.wins.append(Win(actor, tile, None, "rob_gold", score, deltas, position))
         self.seats[actor].won = True
         self.after_win(actor, None)
 

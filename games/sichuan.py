@@ -55,6 +55,9 @@ class Sichuan(Variant):
         suits = [rng.choice((0, 9, 18))] if one_suit else rng.sample((0, 9, 18), 2)
         return [k for s in suits for k in range(s, s + 9)]
     SCORE_UNIT = "fan"
+    PAY_ASKS = ("fan",)
+    PAY_DIFFICULTY = (1, 2)
+    PAY_RULE = "SC-5, SC-6"
     WIN_RULES = "SC-2, SC-4.1"
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
     OPTIONS = {

@@ -72,6 +72,7 @@ class Win:
     how: str | None
     score: Score
     deltas: list[int]
+    position: Position | None = None  # the position the table scored (pay puzzles read it)
 
 
 @dataclass(frozen=True)
@@ -190,6 +191,7 @@ class Table:
         self.discard_winners: list[int] = []
         self.pending_kong: tuple[int, Tile] | None = None
         self.contracts: list[tuple[int, int]] = []
+        self.scored_position: Position | None = None  # the last win position scored
         self.contract_queue: list[int] = []
         self.contract_resume: Phase = Phase.TURN
         self.any_claim = False
@@ -983,6 +985,7 @@ class Table:
 
     def _winning_score(self, seat: int, position: Position, tile: Tile) -> Score:
         score = self.variant.score(position)
+        self.scored_position = position
         if not score.win:
             reason = score.reason or "not a winning hand"
             rule, _, sentence = reason.partition(": ")
@@ -1004,7 +1007,7 @@ class Table:
                 self.last_discard = (target, tile)
                 self.kong_discard = after_kong
         deltas = self.settle(self.win_payments(seat, target, how, score))
-        self.wins.append(Win(seat, tile, target, how, score, deltas))
+        self.wins.append(Win(seat, tile, target, how, score, deltas, self.scored_position))
         self.seats[seat].won = True
         self.after_win(seat, target)
 

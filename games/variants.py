@@ -221,6 +221,17 @@ class Variant:
     """The unit a win is counted in before points (tai, fan or points), for pages."""
     WIN_RULES: ClassVar[str] = "C-3"
     """The rules a winning tile must satisfy beyond the shape, cited by puzzle answers."""
+    PAY_ASKS: ClassVar[tuple[str, ...]] = ("points",)
+    """What a "how much does it pay?" puzzle asks for: the score's fields a player can
+    count by hand from the tiles and the context (tai and fan, fan, or points)."""
+    PAY_RULE: ClassVar[str] = "C-6"
+    """The rules a pay puzzle's answer is counted by, cited on its page."""
+    PAY_DIFFICULTY: ClassVar[tuple[int, int]] = (2, 4)
+    """A pay puzzle's counting weight up to the first number is easy, up to the second
+    medium, beyond it hard (each variant's wins carry a different number of things)."""
+    SHOWS_FLOWER_POINTS: ClassVar[bool] = False
+    """Every seat's flower points count in a win's settlement (算花, PT-7.4): a pay puzzle
+    shows them (the table's ``flower_points``)."""
     HAS_CHOW: ClassVar[bool] = False
     """Whether the next seat may chow a discard (JX-2.1)."""
     HAS_PUNG: ClassVar[bool] = True

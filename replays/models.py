@@ -212,13 +212,20 @@ class HandValues(models.Model):
 
 
 class Puzzle(models.Model):
-    """A "what wins here?" position and the engine's answer (``games.puzzles``).
+    """A position and the engine's answer, of one kind (docs/puzzles.md): "what wins
+    here?" (``games.puzzles``), "how much does it pay?" (``games.pay_puzzles``) or "what
+    to discard?" (``games.discard_puzzles``).
 
     Generated puzzles are keyed by their seed, so rolling the same day twice finds the
     same row; puzzles from replays are credited to the match, hand, event and seat, and so
     are those from the finished played matches of a player who lets the site make them
     (``PLAYED``: the player's own seat only, credited to the match's stored replay).
     """
+
+    class Kind(models.TextChoices):
+        WINS = "wins", _("What wins here?")
+        PAY = "pay", _("How much does it pay?")
+        DISCARD = "discard", _("What to discard?")
 
     class Source(models.TextChoices):
         GENERATED = "generated", _("generated")
@@ -233,9 +240,12 @@ class Puzzle(models.Model):
     public_id = models.CharField(max_length=16, unique=True, default=new_public_id,
                                  editable=False)
     variant = models.CharField(max_length=8, choices=Match.Variant.choices)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.WINS,
+                            db_index=True)
     difficulty = models.PositiveSmallIntegerField(choices=Difficulty.choices)
-    position = models.JSONField(help_text="The position as ENGINE-CLI.md reads it")
-    answer = models.JSONField(help_text="games.puzzles.solve(position).to_json()")
+    position = models.JSONField(help_text="The position as ENGINE-CLI.md reads it (a pay "
+                                          "puzzle: its position, table and source)")
+    answer = models.JSONField(help_text="The engine's answer for the puzzle's kind")
     engine_version = models.CharField(max_length=20)
     source = models.CharField(max_length=10, choices=Source.choices, default=Source.GENERATED)
     seed = models.CharField(max_length=40, blank=True)
@@ -262,12 +272,14 @@ class Puzzle(models.Model):
             models.UniqueConstraint(fields=["variant", "difficulty", "seed"],
                                     condition=models.Q(source="generated"),
                                     name="one_generated_puzzle_per_seed"),
-            models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat"],
+            models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat",
+                                            "kind"],
                                     condition=models.Q(source="replay"),
-                                    name="one_puzzle_per_replay_spot"),
-            models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat"],
+                                    name="one_puzzle_of_a_kind_per_replay_spot"),
+            models.UniqueConstraint(fields=["match", "hand_number", "event_number", "seat",
+                                            "kind"],
                                     condition=models.Q(source="played"),
-                                    name="one_puzzle_per_played_spot"),
+                                    name="one_puzzle_of_a_kind_per_played_spot"),
         ]
 
     def __str__(self) -> str:
@@ -418,6 +430,8 @@ class TrainingRun(models.Model):
                                  editable=False)
     mode = models.CharField(max_length=8, choices=Mode.choices)
     variant = models.CharField(max_length=8, choices=Match.Variant.choices, blank=True)
+    kind = models.CharField(max_length=8, choices=Puzzle.Kind.choices, blank=True,
+                            help_text="The kind of puzzle the run serves (blank: any)")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                              on_delete=models.CASCADE, related_name="training_runs")
     visitor = models.CharField(max_length=32, blank=True, db_index=True)

@@ -101,3 +101,36 @@ def test_no_chinese_page_shows_an_english_sentence_or_a_tile_code(
         if english or codes:
             problems.append((url, english[:5], codes[:10]))
     assert not problems, problems
+
+
+def _problems(client: Client, url: str, sentences: list[str], markup: str) -> list[Any]:
+    text = visible(markup)
+    english = [s for s in sentences if s in text]
+    codes = sorted(set(TILE_CODE.findall(text)))
+    return [(url, english[:5], codes[:10])] if english or codes else []
+
+
+def test_no_chinese_page_of_a_pay_or_discard_puzzle_shows_english_or_tile_codes(
+        client: Client, db: None) -> None:
+    from replays.models import Puzzle
+    from replays.puzzles import services as puzzles
+
+    sentences = english_sentences()
+    problems: list[Any] = []
+    for variant in ("jiaxing", "putian", "sichuan"):
+        for kind, seed in ((Puzzle.Kind.PAY, "zh"), (Puzzle.Kind.DISCARD, "zh")):
+            puzzle = puzzles.generated_puzzle(variant, 3, seed, kind)
+            url = puzzle.get_absolute_url()
+            for shown in (url, f"/puzzles/train/?kind={kind}&variant={variant}"):
+                response = client.get(shown, **ZH)  # type: ignore[arg-type]
+                assert response.status_code == 200, shown
+                problems += _problems(client, shown, sentences, response.content.decode())
+            answer: dict[str, Any] = (
+                {name: 0 for name in puzzle.answer["asks"]} | {"collects": 1}
+                if kind == Puzzle.Kind.PAY else {"tile": puzzle.answer["runner_up"]})
+            client.post(f"{url}answer/", answer, **ZH)  # type: ignore[arg-type]
+            response = client.get(url, **ZH)  # type: ignore[arg-type]
+            assert "verdict" in response.content.decode(), url
+            problems += _problems(client, url + " (answered)", sentences,
+                                  response.content.decode())
+    assert not problems, problems

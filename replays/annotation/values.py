@@ -105,8 +105,12 @@ def value_hand(hand_id: int, seat: int) -> None:
                       "run": locked.values_run})
         done = current_values(locked).filter(seat__in=locked.values_seats).count()
         if done >= locked.hand_count * len(locked.values_seats):
-            Match.objects.filter(pk=match.pk).exclude(
+            finished = Match.objects.filter(pk=match.pk).exclude(
                 values_status=Match.Status.FAILED).update(values_status=Match.Status.DONE)
+            if finished and match.publishable:  # "what to discard?" puzzles need values
+                from replays.puzzles.tasks import harvest_puzzles
+
+                transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
 
 
 def compute(match: Match, hand: Hand, seat: int) -> dict[str, Any]:

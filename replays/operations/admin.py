@@ -351,15 +351,15 @@ class PuzzleAdmin(admin.ModelAdmin[Puzzle]):
     class Media:
         css = ADMIN_CSS
 
-    list_display = ("public_id", "variant", "difficulty", "source", "waits", "match_link",
+    list_display = ("public_id", "variant", "kind", "difficulty", "source", "waits", "match_link",
                     "attempt_count", "solve_rate", "created_at", "page_link")
-    list_filter = ("variant", "difficulty", "source", "engine_version", "created_at")
+    list_filter = ("variant", "kind", "difficulty", "source", "engine_version", "created_at")
     search_fields = ("public_id", "seed", "match__public_id", "match__title")
     list_select_related = ("match",)
-    fields = ("public_id", "page_link", "variant", "difficulty", "source", "seed",
+    fields = ("public_id", "page_link", "variant", "kind", "difficulty", "source", "seed",
               "match_link", "hand_number", "event_number", "seat", "engine_version",
               "created_at", "dailies_list", "pretty_position", "pretty_answer")
-    readonly_fields = ("public_id", "page_link", "variant", "source", "seed", "match_link",
+    readonly_fields = ("public_id", "page_link", "variant", "kind", "source", "seed", "match_link",
                        "hand_number", "event_number", "seat", "engine_version", "created_at",
                        "dailies_list", "pretty_position", "pretty_answer")
     actions = ["pin_today", "pin_tomorrow"]

@@ -25,15 +25,15 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import discard_puzzles, pay_puzzles, themes
 from games import puzzles as engine
-from games import themes
 from games.analysis import ENGINE_VERSION
 from games.position import Position
 from games.registry import NAMES
 from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
 from replays.play.models import PlayedMatch
-from replays.puzzles import ratings
+from replays.puzzles import kinds, ratings
 
 VARIANTS = NAMES
 REAL_SOURCES = (Puzzle.Source.REPLAY, Puzzle.Source.PLAYED)  # puzzles from real games
@@ -70,39 +70,66 @@ def answer_of(position: dict[str, Any]) -> tuple[dict[str, Any], int]:
 
 
 def training_fields(position: dict[str, Any], answer: dict[str, Any],
-                    difficulty: int) -> dict[str, Any]:
+                    difficulty: int, kind: str = "wins") -> dict[str, Any]:
     """What a new puzzle row carries for training: its start rating (from the difficulty),
     the engine's themes and the key that makes a duplicate position one puzzle."""
-    return {**ratings.puzzle_start(difficulty), "themes": themes.themes_of(position, answer),
+    return {**ratings.puzzle_start(difficulty),
+            "themes": themes.themes_of(position, answer, kind),
             "position_key": themes.position_key(position)}
 
 
-def same_position(position: dict[str, Any]) -> Puzzle | None:
-    """The puzzle already made of this position, from any source (shown ones only)."""
-    return shown_puzzles().filter(position_key=themes.position_key(position)).order_by(
-        "id").first()
+def same_position(position: dict[str, Any], kind: str = Puzzle.Kind.WINS) -> Puzzle | None:
+    """The puzzle of a kind already made of this position, from any source (shown ones
+    only)."""
+    return shown_puzzles().filter(position_key=themes.position_key(position),
+                                  kind=kind).order_by("id").first()
 
 
-def generated_puzzle(variant: str, difficulty: int, seed: str) -> Puzzle:
-    """The generated puzzle of a seed and asked difficulty: made once, found again later.
+def made_of_kind(kind: str, variant: str, difficulty: int, seed: str
+                 ) -> tuple[dict[str, Any], dict[str, Any], int]:
+    """A generated puzzle of a kind: its position, the engine's answer, its difficulty."""
+    if kind == Puzzle.Kind.PAY:
+        puzzle = pay_puzzles.generate(variant, difficulty, seed)
+        answer = pay_puzzles.solve(puzzle)
+        return puzzle, answer, pay_puzzles.difficulty_of(puzzle, answer)
+    if kind == Puzzle.Kind.DISCARD:
+        position, answer = discard_puzzles.generate(variant, difficulty, seed)
+        return position, answer, discard_puzzles.difficulty_of(answer)
+    position = engine.generate(variant, difficulty, seed)
+    answer, measured = answer_of(position)
+    return position, answer, measured
+
+
+def kind_themes(kind: str, position: dict[str, Any], answer: dict[str, Any]) -> list[str]:
+    """The engine's themes of a puzzle of any kind (a pay puzzle's are its won hand's)."""
+    shown = position["position"] if kind == Puzzle.Kind.PAY else position
+    return themes.themes_of(shown, answer, kind)
+
+
+def generated_puzzle(variant: str, difficulty: int, seed: str,
+                     kind: str = Puzzle.Kind.WINS) -> Puzzle:
+    """The generated puzzle of a kind, seed and asked difficulty: made once, found again
+    later.
 
     The row keeps the difficulty the puzzle really has (the generator returns the
     closest it found when none of its candidates had the one asked for) and the asked
-    one in its key, ``<seed>/<difficulty>``.
+    one in its key, ``<seed>/<difficulty>`` (``<kind>/<seed>/<difficulty>`` for the
+    kinds other than "what wins here?").
     """
-    key = f"{seed}/{difficulty}"
+    key = f"{seed}/{difficulty}" if kind == Puzzle.Kind.WINS else f"{kind}/{seed}/{difficulty}"
     existing = Puzzle.objects.filter(source=Puzzle.Source.GENERATED, variant=variant,
                                      seed=key).first()
     if existing is not None:
         return existing
-    position = engine.generate(variant, difficulty, seed)
-    answer, measured = answer_of(position)
+    position, answer, measured = made_of_kind(kind, variant, difficulty, seed)
     try:
         with transaction.atomic():
-            return Puzzle.objects.create(variant=variant, difficulty=measured, seed=key,
-                                         position=position, answer=answer,
-                                         engine_version=ENGINE_VERSION,
-                                         **training_fields(position, answer, measured))
+            return Puzzle.objects.create(
+                variant=variant, kind=kind, difficulty=measured, seed=key,
+                position=position, answer=answer, engine_version=ENGINE_VERSION,
+                **ratings.puzzle_start(measured),
+                themes=kind_themes(kind, position, answer),
+                position_key=themes.position_key(position))
     except IntegrityError:  # made at the same moment by another request
         return Puzzle.objects.get(source=Puzzle.Source.GENERATED, variant=variant, seed=key)
 
@@ -144,6 +171,7 @@ def _signed(text: str) -> str:
 def _from_replays(variant: str, day: dt.date) -> Puzzle | None:
     candidates = list(shown_puzzles().filter(
         source__in=REAL_SOURCES, variant=variant, difficulty=day_difficulty(day),
+        kind=Puzzle.Kind.WINS,
         dailies__isnull=True, attempts__isnull=True,  # nobody may have solved it early
     ).values_list("pk", "public_id"))
     if not candidates:
@@ -220,7 +248,7 @@ def _harvest(match: Match, source: str, limit: int, hand: int | None = None,
     for _waits, difficulty, spot, answer in spots[:limit]:
         known = Puzzle.objects.filter(source=source, match=match,
                                       hand_number=spot.hand, event_number=spot.event,
-                                      seat=spot.seat).first()
+                                      seat=spot.seat, kind=Puzzle.Kind.WINS).first()
         if known is None:
             known = same_position(spot.position)  # a duplicate position is one puzzle
         if known is None:
@@ -231,6 +259,38 @@ def _harvest(match: Match, source: str, limit: int, hand: int | None = None,
                           "position": spot.position, "answer": answer,
                           "engine_version": ENGINE_VERSION,
                           **training_fields(spot.position, answer, difficulty)})
+        made.append(known)
+    if hand is None:
+        made += harvest_discards(match, limit)
+    return made
+
+
+def harvest_discards(match: Match, limit: int = SPOTS_PER_MATCH) -> list[Puzzle]:
+    """"What to discard?" puzzles from a replay's values (the values pass's solo-model
+    discards where one is clearly best, docs/puzzles.md), clearest first, credited to the
+    match, hand, event and seat; one puzzle per position. Found again if made before."""
+    from replays.puzzles.discards import discard_spots_of
+
+    spots = sorted(discard_spots_of(match), key=lambda s: (
+        discard_puzzles.difficulty_of(s.answer), -s.answer["runner_up_loss"] / s.answer["unit"],
+        s.hand, s.event))
+    made = []
+    for spot in spots[:limit]:
+        known = Puzzle.objects.filter(source=Puzzle.Source.REPLAY, match=match,
+                                      hand_number=spot.hand, event_number=spot.event,
+                                      seat=spot.seat, kind=Puzzle.Kind.DISCARD).first()
+        if known is None:
+            known = same_position(spot.position, Puzzle.Kind.DISCARD)
+        if known is None:
+            difficulty = discard_puzzles.difficulty_of(spot.answer)
+            known, _created = Puzzle.objects.get_or_create(
+                source=Puzzle.Source.REPLAY, match=match, hand_number=spot.hand,
+                event_number=spot.event, seat=spot.seat, kind=Puzzle.Kind.DISCARD,
+                defaults={"variant": match.variant, "difficulty": difficulty,
+                          "position": spot.position, "answer": spot.answer,
+                          "engine_version": ENGINE_VERSION,
+                          **training_fields(spot.position, spot.answer, difficulty,
+                                            Puzzle.Kind.DISCARD)})
         made.append(known)
     return made
 
@@ -274,18 +334,18 @@ def merge_visitor(user: Any, visitor: str) -> int:
 @dataclass(frozen=True)
 class Result:
     attempt: Attempt
-    verdict: engine.Verdict
+    verdict: Any  # engine.Verdict, pay_puzzles.PayVerdict or discard_puzzles.DiscardVerdict
     counted: bool  # False: answered before, this answer is only marked
 
 
-def answer(request: HttpRequest, puzzle: Puzzle, picked: list[str], bonus: str,
+def answer(request: HttpRequest, puzzle: Puzzle, picked: Any, bonus: str,
            mode: str = "", run: Any = None) -> Result:
     """Mark a pick; the first answer of each player is recorded (and counts), with the
     training mode and run it was given in (replays/puzzles/training.py)."""
     previous = attempts_of(request).filter(puzzle=puzzle).first()
     if previous is not None:  # the first answer stands, and is what the page shows
         return Result(previous, verdict_of(previous), counted=False)
-    verdict = engine.check(puzzle.answer, picked, bonus or None, puzzle.difficulty)
+    verdict = kinds.check(puzzle, picked, bonus)
     today = puzzle_day()
     is_daily = DailyPuzzle.objects.filter(puzzle=puzzle, day=today).exists()
     user = request.user if request.user.is_authenticated else None
@@ -343,9 +403,9 @@ def record_reveal(request: HttpRequest, puzzle: Puzzle) -> None:
                                        address=client_address(request))
 
 
-def verdict_of(attempt: Attempt) -> engine.Verdict:
-    return engine.check(attempt.puzzle.answer, attempt.picked, attempt.bonus or None,
-                        attempt.puzzle.difficulty)
+def verdict_of(attempt: Attempt) -> Any:
+    """The verdict on a stored first answer, of the puzzle's kind."""
+    return kinds.check(attempt.puzzle, attempt.picked, attempt.bonus)
 
 
 # -- progress -----------------------------------------------------------------
@@ -413,13 +473,19 @@ def solve_rates(puzzles: QuerySet[Puzzle]) -> QuerySet[Puzzle]:
                                          distinct=True))
 
 
-def share_text(puzzle: Puzzle, verdict: engine.Verdict, day: dt.date | None,
+def share_text(puzzle: Puzzle, verdict: Any, day: dt.date | None,
                streak: int) -> str:
     """A result to paste anywhere: how it went, never which tiles."""
-    waits = len(puzzle.answer["waits"])
-    marks = "🟩" * len(verdict.right) + "🟥" * len(verdict.wrong) + "⬜" * len(verdict.missed)
     label = f"{puzzle.get_variant_display()} · {day.isoformat()}" if day else (
         f"{puzzle.get_variant_display()} · #{puzzle.public_id}")
+    if puzzle.kind != Puzzle.Kind.WINS:
+        lines = [f"{puzzle.get_kind_display()} {label} ({puzzle.get_difficulty_display()})",
+                 *kinds.share_lines(puzzle, verdict)]
+        if streak:
+            lines.append(_("Streak: %(days)d 🔥") % {"days": streak})
+        return "\n".join(lines)
+    waits = len(puzzle.answer["waits"])
+    marks = "🟩" * len(verdict.right) + "🟥" * len(verdict.wrong) + "⬜" * len(verdict.missed)
     lines = [_("What wins here? %(label)s (%(difficulty)s)") % {
                  "label": label, "difficulty": puzzle.get_difficulty_display()},
              _("%(right)d/%(waits)d winning tiles %(marks)s") % {

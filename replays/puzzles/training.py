@@ -19,17 +19,18 @@ from django.db.models import F, Func, QuerySet
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 
-from games import puzzles as engine
 from games import rating as glicko
+from games.puzzles import PuzzleError
 from games.registry import NAMES
 from games.themes import BY_KEY
 from replays.models import Attempt, Puzzle, TrainingRun, shown_puzzles
-from replays.puzzles import ratings
+from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles
 
 NEAR = 250.0  # the stream's window around the target rating
 CLOSEST = 5  # it picks at random among this many closest puzzles in the window
-GENERATE_TRIES = 24  # generated candidates tried for a theme before giving up
+GENERATE_TRIES = 24  # generated candidates tried for a theme before giving up …
+KIND_TRIES = {"pay": 12, "discard": 3}  # … fewer of the kinds that take longer to make
 TIMED_SECONDS = 180  # three minutes
 STREAK_START = -300.0  # a streak starts this far below the player's rating …
 STREAK_STEP = 60.0  # … and climbs this much per solve
@@ -48,6 +49,14 @@ def clean_variant(value: str) -> str:
     """A variant name from a form, or "" for every variant."""
     if value and value not in NAMES:
         raise TrainingError(f"no variant {value!r}; variants: {', '.join(NAMES)}")
+    return value
+
+
+def clean_kind(value: str) -> str:
+    """A kind of puzzle from a form, or "" for every kind."""
+    if value and value not in Puzzle.Kind.values:
+        raise TrainingError(f"no kind of puzzle {value!r}; kinds: "
+                            f"{', '.join(Puzzle.Kind.values)}")
     return value
 
 
@@ -77,26 +86,29 @@ def with_theme(puzzles_: QuerySet[Puzzle], theme: str) -> QuerySet[Puzzle]:
     return puzzles_.filter(themes__icontains=f'"{theme}"')
 
 
-def _unanswered(request: HttpRequest, variant: str, theme: str) -> QuerySet[Puzzle]:
+def _unanswered(request: HttpRequest, variant: str, theme: str,
+                kind: str = "") -> QuerySet[Puzzle]:
     pool = shown_puzzles().exclude(pk__in=puzzles.attempts_of(request).values("puzzle_id"))
     if variant:
         pool = pool.filter(variant=variant)
+    if kind:
+        pool = pool.filter(kind=kind)
     if theme:
         pool = with_theme(pool, theme)
     return pool
 
 
 def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
-                target: float | None = None) -> Puzzle:
-    """An unanswered puzzle near ``target`` (default: the player's rating), of a variant and
-    theme when given: one of the closest stored ones, else a newly generated one."""
+                target: float | None = None, kind: str = "") -> Puzzle:
+    """An unanswered puzzle near ``target`` (default: the player's rating), of a variant,
+    theme and kind when given: one of the closest stored ones, else a newly generated one."""
     aim = target_rating(request) if target is None else target
-    pool = _unanswered(request, variant, theme).annotate(
+    pool = _unanswered(request, variant, theme, kind).annotate(
         distance=_Abs(F("rating") - aim))
     near = list(pool.filter(distance__lte=NEAR).order_by("distance", "id")[:CLOSEST])
     if near:
         return secrets.choice(near)
-    made = _generated(variant, theme, aim)
+    made = _generated(variant, theme, aim, kind)
     if made is not None and not puzzles.attempts_of(request).filter(puzzle=made).exists():
         return made
     farther = pool.order_by("distance", "id").first()
@@ -105,11 +117,16 @@ def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
     return farther
 
 
-def _generated(variant: str, theme: str, aim: float) -> Puzzle | None:
+def _generated(variant: str, theme: str, aim: float, kind: str = "") -> Puzzle | None:
     difficulty = _difficulty_near(aim)
-    for _ in range(GENERATE_TRIES if theme else 1):
+    for _ in range(KIND_TRIES.get(kind, GENERATE_TRIES) if theme else 1):
         name = variant or secrets.choice(NAMES)
-        made = puzzles.generated_puzzle(name, difficulty, f"train/{secrets.token_hex(8)}")
+        chosen = kind or Puzzle.Kind.WINS  # every kind is stored; new ones of the asked kind
+        try:
+            made = puzzles.generated_puzzle(name, difficulty, f"train/{secrets.token_hex(8)}",
+                                            chosen)
+        except PuzzleError:  # no clearly best discard found within the generator's budget
+            continue
         if not theme or theme in made.themes:
             return made
     return None
@@ -118,17 +135,21 @@ def _generated(variant: str, theme: str, aim: float) -> Puzzle | None:
 # -- runs ---------------------------------------------------------------------
 
 
-def start_run(request: HttpRequest, mode: str, variant: str = "") -> TrainingRun:
-    """A new streak or timed run for this player, with its first puzzle."""
+def start_run(request: HttpRequest, mode: str, variant: str = "",
+              kind: str = "") -> TrainingRun:
+    """A new streak or timed run for this player (of one kind of puzzle when given), with
+    its first puzzle."""
     if mode not in TrainingRun.Mode.values:
         raise TrainingError(f"no run mode {mode!r}; modes: {', '.join(TrainingRun.Mode.values)}")
     user = request.user if request.user.is_authenticated else None
     now = timezone.now()
-    run = TrainingRun(mode=mode, variant=clean_variant(variant), user=user,
+    run = TrainingRun(mode=mode, variant=clean_variant(variant), kind=clean_kind(kind),
+                      user=user,
                       visitor="" if user else puzzles.visitor_id(request),
                       ends_at=now + dt.timedelta(seconds=TIMED_SECONDS)
                       if mode == TrainingRun.Mode.TIMED else None)
-    run.current = next_puzzle(request, run.variant, target=_run_target(request, run))
+    run.current = next_puzzle(request, run.variant, target=_run_target(request, run),
+                              kind=run.kind)
     run.save()
     return run
 
@@ -181,7 +202,7 @@ class Step:
     over: bool
 
 
-def answer_in_run(request: HttpRequest, run: TrainingRun, picked: list[str],
+def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any,
                   bonus: str) -> Step:
     """Mark the run's current puzzle, count it, and serve the next (or end the run: a
     streak at its first miss). Refused once the run is over, a timed one by the clock."""
@@ -199,7 +220,7 @@ def answer_in_run(request: HttpRequest, run: TrainingRun, picked: list[str],
             locked.finished_at, locked.current = timezone.now(), None
         else:
             locked.current = next_puzzle(request, locked.variant,
-                                         target=_run_target(request, locked))
+                                         target=_run_target(request, locked), kind=locked.kind)
         locked.save()
     run.refresh_from_db()
     return Step(result, puzzle, run.finished_at is not None)
@@ -232,12 +253,10 @@ def missed(request: HttpRequest) -> QuerySet[Attempt]:
                                                puzzle__in=shown_puzzles())
 
 
-def retry(request: HttpRequest, attempt: Attempt, picked: list[str],
-          bonus: str) -> engine.Verdict:
+def retry(request: HttpRequest, attempt: Attempt, picked: Any, bonus: str) -> Any:
     """Practise a missed puzzle again: marked, never counted (the first answer stands);
     solved, it leaves the list."""
-    verdict = engine.check(attempt.puzzle.answer, picked, bonus or None,
-                           attempt.puzzle.difficulty)
+    verdict = kinds.check(attempt.puzzle, picked, bonus)
     if verdict.solved and attempt.retried_at is None:
         attempt.retried_at = timezone.now()
         attempt.save(update_fields=["retried_at"])
@@ -253,11 +272,13 @@ def missed_attempt(request: HttpRequest, public_id: str) -> Attempt:
     return found
 
 
-def theme_counts(variant: str) -> dict[str, int]:
-    """How many shown puzzles carry each theme (of a variant, when given)."""
+def theme_counts(variant: str, kind: str = "") -> dict[str, int]:
+    """How many shown puzzles carry each theme (of a variant and kind, when given)."""
     shown = shown_puzzles()
     if variant:
         shown = shown.filter(variant=variant)
+    if kind:
+        shown = shown.filter(kind=kind)
     return {key: with_theme(shown, key).count() for key in BY_KEY}
 
 

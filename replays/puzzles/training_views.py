@@ -17,16 +17,16 @@ from django.views.decorators.vary import vary_on_headers
 from games.themes import BY_KEY, THEMES, Theme
 from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
-from replays.models import Match, TrainingRun
+from replays.models import Match, Puzzle, TrainingRun
 from replays.puzzles import ratings, training
 from replays.puzzles import services as puzzles
 from replays.puzzles.views import (
     BadPick,
     _credit,
-    _feedback,
     _puzzle_page,
-    _setup,
-    read_pick,
+    feedback_for,
+    read_answer,
+    setup_for,
 )
 
 
@@ -40,6 +40,8 @@ def theme_label(theme: Theme) -> str:
 def _choice(request: HtmxHttpRequest, name: str) -> str:
     value = (request.POST if request.method == "POST" else request.GET).get(name, "")
     try:
+        if name == "kind":
+            return training.clean_kind(value)
         return training.clean_theme(value) if name == "theme" else training.clean_variant(value)
     except training.TrainingError as error:
         raise Http404(str(error)) from None
@@ -48,13 +50,20 @@ def _choice(request: HtmxHttpRequest, name: str) -> str:
 @require_GET
 def hub(request: HtmxHttpRequest) -> HttpResponse:
     """``/puzzles/train/``: the modes, and the themes to practise, by variant."""
-    variant = _choice(request, "variant")
-    counts = training.theme_counts(variant)
+    variant, kind = _choice(request, "variant"), _choice(request, "kind")
+    counts = training.theme_counts(variant, kind)
     rows = [{"key": t.key, "label": theme_label(t), "rule": t.rule, "count": counts[t.key],
-             "url": _stream_link(variant, t.key)} for t in THEMES]
+             "url": _stream_link(variant, t.key, kind)} for t in THEMES
+            if not kind or kind in t.kinds]
     return render(request, "puzzles/training.html", {
         "variant": variant, "variants": Match.Variant.choices, "themes": rows,
-        "rated_url": _stream_link(variant, ""), "rating": ratings.summary(request.user),
+        "kind": kind, "kinds": [(code, label, _hub_link(variant, code))
+                                for code, label in Puzzle.Kind.choices],
+        "all_kinds_url": _hub_link(variant, ""),
+        "variant_links": [(code, name, _hub_link(code, kind))
+                          for code, name in Match.Variant.choices],
+        "all_variants_url": _hub_link("", kind),
+        "rated_url": _stream_link(variant, "", kind), "rating": ratings.summary(request.user),
         "missed": training.missed(request).count(),
         "best_streak": training.best_runs(request, TrainingRun.Mode.STREAK),
         "best_timed": training.best_runs(request, TrainingRun.Mode.TIMED),
@@ -62,9 +71,14 @@ def hub(request: HtmxHttpRequest) -> HttpResponse:
     })
 
 
-def _stream_link(variant: str, theme: str) -> str:
-    query = {k: v for k, v in (("variant", variant), ("theme", theme)) if v}
+def _stream_link(variant: str, theme: str, kind: str = "") -> str:
+    query = {k: v for k, v in (("variant", variant), ("theme", theme), ("kind", kind)) if v}
     return reverse("training_rated") + (f"?{urlencode(query)}" if query else "")
+
+
+def _hub_link(variant: str, kind: str) -> str:
+    query = {k: v for k, v in (("variant", variant), ("kind", kind)) if v}
+    return reverse("training") + (f"?{urlencode(query)}" if query else "")
 
 
 @require_GET
@@ -72,15 +86,16 @@ def rated(request: HtmxHttpRequest) -> HttpResponse:
     """``/puzzles/train/rated/``: the next unanswered puzzle near your rating (of a variant
     and theme when asked); answering leads to the next one."""
     variant, theme = _choice(request, "variant"), _choice(request, "theme")
+    kind = _choice(request, "kind")
     try:
-        found = training.next_puzzle(request, variant, theme)
+        found = training.next_puzzle(request, variant, theme, kind=kind)
     except training.TrainingError as error:
         message = _("No puzzle of this theme is left for you in this variant (%(why)s).") % {
             "why": str(error)}
         return render(request, "puzzles/training_empty.html", {"error": message},
                       status=404)
     summary = ratings.summary(request.user)
-    stream = {"url": _stream_link(variant, theme), "title": _("Rated puzzles"),
+    stream = {"url": _stream_link(variant, theme, kind), "title": _("Rated puzzles"),
               "theme": theme_label(BY_KEY[theme]) if theme else "",
               "rating": summary.rating if summary else None}
     return _puzzle_page(request, found, daily_day=None, stream=stream)
@@ -94,7 +109,8 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
     """Start a streak or timed run (POST ``mode``, ``variant``)."""
     mode = request.POST.get("mode", "")
     try:
-        run = training.start_run(request, mode, _choice(request, "variant"))
+        run = training.start_run(request, mode, _choice(request, "variant"),
+                                 _choice(request, "kind"))
     except training.TrainingError as error:
         return render(request, "puzzles/training_empty.html", {"error": str(error)},
                       status=400)
@@ -115,7 +131,9 @@ def run_answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     run = training.run_of(request, public_id)
     try:
         limits.check_visitor(request, "puzzle-answer")
-        picked, bonus = read_pick(request)
+        if run.current is None:
+            raise training.RunOver(f"run {run.public_id} is over")
+        picked, bonus = read_answer(request, run.current)
         step = training.answer_in_run(request, run, picked, bonus)
     except limits.RateLimited as refusal:
         return _run_page(request, run, None, error=str(refusal), status=429)
@@ -141,10 +159,10 @@ def _run_page(request: HtmxHttpRequest, run: TrainingRun, step: training.Step | 
     if last is not None:
         verdict = puzzles.verdict_of(last)
         context.update({"last": last, "verdict": verdict, "attempt": last, "counted": True,
-                        "feedback": _feedback(last.puzzle, verdict),
+                        "feedback": feedback_for(last.puzzle, verdict),
                         "credit": _credit(request, last.puzzle)})
     if run.current is not None:
-        context.update({"puzzle": run.current, "setup": _setup(run.current),
+        context.update({"puzzle": run.current, "setup": setup_for(run.current),
                         "current_credit": _credit(request, run.current)})
     template = "puzzles/training_run.html"
     if wants_fragment(request) and request.method == "POST":
@@ -167,21 +185,21 @@ def retry(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """A missed puzzle again, for practice: marked, never counted."""
     attempt = training.missed_attempt(request, public_id)
     context: dict[str, Any] = {
-        "puzzle": attempt.puzzle, "setup": _setup(attempt.puzzle), "first": attempt,
+        "puzzle": attempt.puzzle, "setup": setup_for(attempt.puzzle), "first": attempt,
         "form_action": reverse("training_retry", args=[public_id]), "error": "",
         "credit": _credit(request, attempt.puzzle),
     }
     status = 200
     if request.method == "POST":
         try:
-            picked, bonus = read_pick(request)
+            picked, bonus = read_answer(request, attempt.puzzle)
         except BadPick as problem:
             context["error"], status = str(problem), 400
         else:
             verdict = training.retry(request, attempt, picked, bonus)
             puzzles.record_reveal(request, attempt.puzzle)
             context.update({"verdict": verdict, "counted": True,
-                            "feedback": _feedback(attempt.puzzle, verdict),
+                            "feedback": feedback_for(attempt.puzzle, verdict),
                             "next_missed": training.missed(request).select_related(
                                 "puzzle").exclude(pk=attempt.pk).first()})
     template = "puzzles/training_retry.html"

@@ -24,7 +24,7 @@ from replays.library.board import TileView
 from replays.library.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
 from replays.play.services import ladder_standing
-from replays.puzzles import ratings
+from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
 
@@ -70,10 +70,10 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
     if verdict is not None:  # the page shows the answer: later answers from here don't rank
         puzzles.record_reveal(request, found)
     context = {
-        "puzzle": found, "setup": _setup(found), "daily_day": daily_day,
+        "puzzle": found, "setup": setup_for(found), "daily_day": daily_day,
         "variants": Match.Variant.choices,
         "attempt": attempt, "verdict": verdict, "counted": result.counted if result else True,
-        "error": error, "feedback": _feedback(found, verdict) if verdict else None,
+        "error": error, "feedback": feedback_for(found, verdict) if verdict else None,
         "credit": _credit(request, found),
         "next_url": stream_url(request.POST.get("next", "") or request.GET.get("next", "")),
         "stream": stream,
@@ -101,7 +101,7 @@ def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     except limits.RateLimited as refusal:
         return _puzzle_page(request, found, daily_day, status=429, error=str(refusal))
     try:
-        ordered, bonus = read_pick(request)
+        ordered, bonus = read_answer(request, found)
     except BadPick as problem:
         return _puzzle_page(request, found, daily_day, status=400, error=str(problem))
     next_url = stream_url(request.POST.get("next", ""))
@@ -117,6 +117,38 @@ def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 class BadPick(ValueError):
     """A pick a form sent that can't be marked; the message says why, for the player."""
+
+
+def read_answer(request: HtmxHttpRequest, found: Puzzle) -> tuple[Any, str]:
+    """An answer of the puzzle's kind: winning tiles and the bonus ("what wins"), the
+    typed counts ("how much", a dict) or the one tile to discard; :class:`BadPick` names
+    what can't be read."""
+    try:
+        if found.kind == Puzzle.Kind.PAY:
+            return kinds.read_pay(request.POST, found)
+        if found.kind == Puzzle.Kind.DISCARD:
+            return kinds.read_discard(request.POST, found)
+    except kinds.BadAnswer as problem:
+        raise BadPick(str(problem)) from None
+    return read_pick(request)
+
+
+def setup_for(found: Puzzle) -> dict[str, Any]:
+    """What the page shows of a puzzle of any kind before the answer."""
+    if found.kind == Puzzle.Kind.PAY:
+        return kinds.pay_setup(found)
+    if found.kind == Puzzle.Kind.DISCARD:
+        return kinds.discard_setup(found)
+    return _setup(found)
+
+
+def feedback_for(found: Puzzle, verdict: Any) -> dict[str, Any]:
+    """The answer of a puzzle of any kind, as the page shows it after an answer."""
+    if found.kind == Puzzle.Kind.PAY:
+        return kinds.pay_feedback(found, verdict)
+    if found.kind == Puzzle.Kind.DISCARD:
+        return kinds.discard_feedback(found, verdict)
+    return _feedback(found, verdict)
 
 
 def read_pick(request: HtmxHttpRequest) -> tuple[list[str], str]:
@@ -272,7 +304,12 @@ def _credit(request: HtmxHttpRequest, found: Puzzle) -> dict[str, Any] | None:
     played = found.source == Puzzle.Source.PLAYED
     if not match.visible_to(request.user):
         return {"title": None, "played": played}
+    if found.kind == Puzzle.Kind.DISCARD:  # the position stands before its event, as the
+        # values panel links a decision: that seat's view at the step before
+        url = step_url(match, found.hand_number or 1, max((found.event_number or 1) - 1, 0),
+                       found.seat)
+    else:
+        url = step_url(match, found.hand_number or 1, found.event_number or 0,
+                       found.seat if played else None)
     return {"title": str(match), "hand": found.hand_number, "seat": found.seat,
-            "played": played,
-            "url": step_url(match, found.hand_number or 1, found.event_number or 0,
-                            found.seat if played else None)}
+            "played": played, "url": url}

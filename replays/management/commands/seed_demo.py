@@ -45,3 +45,24 @@ class Command(BaseCommand):
         self.stdout.write(f"Daily puzzles ready for today and tomorrow ({len(rolled)}); "
                           f"{Puzzle.objects.filter(source=Puzzle.Source.REPLAY).count()} "
                           "puzzles from replays.")
+        made = seed_kinds()
+        self.stdout.write(f"{made} generated puzzles of the other kinds (how much does it "
+                          "pay, what to discard) ready for training.")
+
+
+def seed_kinds(difficulties: tuple[int, ...] = (1, 2, 3)) -> int:
+    """Generated "how much does it pay?" and "what to discard?" puzzles of every variant
+    and difficulty, so training offers each kind at once (found again on a second run)."""
+    from games.puzzles import PuzzleError
+    from replays.puzzles.services import generated_puzzle
+
+    made = 0
+    for variant in NAMES:
+        for difficulty in difficulties:
+            for kind in (Puzzle.Kind.PAY, Puzzle.Kind.DISCARD):
+                try:
+                    generated_puzzle(variant, difficulty, "demo", kind)
+                except PuzzleError:  # no clearly best discard within the generator's budget
+                    continue
+                made += 1
+    return made

@@ -1,0 +1,261 @@
+"""The three kinds of puzzle on the site (docs/puzzles.md): what each shows, asks and marks.
+
+"What wins here?" (``wins``) is the original kind (``views._setup``/``_feedback``);
+"how much does it pay?" (``pay``, ``games.pay_puzzles``) shows a won hand with the table
+around it and asks for the variant's count (``Variant.PAY_ASKS``), answering with the
+table's itemised settlement (``replays.library.settlement_lines``); "what to discard?"
+(``discard``, ``games.discard_puzzles``) shows a hand to discard from and answers with
+every choice's win chance and expected points from the values pass. The functions here
+dispatch on ``Puzzle.kind``; the numbers all come from the engine's stored answer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games import discard_puzzles, pay_puzzles
+from games import puzzles as engine
+from games.position import Position
+from games.registry import VARIANTS
+from games.settlement import Formula, Payment
+from games.table import Settled
+from games.tiles import TILES
+from replays.library.board import TileView, banked_fans
+from replays.library.settlement_lines import line_views
+from replays.models import Puzzle
+from replays.tile_names import tile_name, wildcard_name
+
+MAX_NUMBER = 10**7  # the largest count a form may carry (far beyond any score)
+
+
+class BadAnswer(ValueError):
+    """An answer a form sent that can't be marked; the message says why, for the player."""
+
+
+# -- what the page shows ---------------------------------------------------------------
+
+
+def wind(index: int) -> str:
+    return (_("East 东"), _("South 南"), _("West 西"), _("North 北"))[index]
+
+
+def seat_label(seat: int, dealer: int, you: int) -> str:
+    """A seat by its wind this hand, and "you" for the player's own."""
+    name = wind((seat - dealer) % 4)
+    return _("%(wind)s (you)") % {"wind": name} if seat == you else name
+
+
+def _ask_label(name: str) -> str:
+    return {"tai": _("Tai 台"), "fan": _("Fan 番"),
+            "points": _("Points a loser pays 分 (before the dealer's extra and 算花)")}[name]
+
+
+def _how(table: dict[str, Any], position: Position) -> str:
+    how = table.get("how")
+    if how == "robbing_kong":
+        return _("robbing %(seat)s's kong") % {"seat": seat_label(
+            table["discarder"], position.dealer, position.seat)}
+    if how == "rob_gold":
+        return _("robbing the gold (抢金)")
+    if how == "bomb":
+        return _("a bomb (炸弹)")
+    if table.get("discarder") is not None:
+        return _("on %(seat)s's discard") % {"seat": seat_label(
+            table["discarder"], position.dealer, position.seat)}
+    if position.after_kong:
+        return _("self-drawn on a kong replacement")
+    return _("self-drawn")
+
+
+def pay_setup(found: Puzzle) -> dict[str, Any]:
+    """A pay puzzle's position and table as the page shows them (tiles, winds, seats)."""
+    data = found.position
+    position = Position.from_json(data["position"])
+    table = data["table"]
+    variant = position.variant
+    wild = position.wildcards
+    hand = list(position.hand)
+    won_on = position.win_tile
+    if won_on is not None and won_on in hand:
+        hand.remove(won_on)
+    contracts = {s: pair[1 - pair.index(s)] for pair in table.get("contracts", []) for s in pair}
+    flowers = table.get("flower_points")
+    seats = []
+    for seat in range(4):
+        notes = []
+        if seat == position.dealer:
+            notes.append(_("dealer"))
+        if seat in contracts:
+            notes.append(_("in a contract with %(seat)s (承包, JX-9)") % {
+                "seat": seat_label(contracts[seat], position.dealer, position.seat)})
+        if seat in table.get("gave_up", []):
+            notes.append(_("gave up (JX-9)"))
+        if "still_in" in table and seat not in table["still_in"]:
+            notes.append(_("already won: out of this hand (SC-3.2)"))
+        if flowers is not None and flowers[seat] is not None:
+            notes.append(ngettext("%(n)s flower point", "%(n)s flower points",
+                                  flowers[seat]) % {"n": flowers[seat]})
+        seats.append({"label": seat_label(seat, position.dealer, position.seat),
+                      "notes": notes, "you": seat == position.seat})
+    flags = [text for flag, text in (
+        ("last_tile", _("the last tile of the wall")),
+        ("first_turn", _("before the first discard")),
+        ("after_kong_discard", _("the discard after a kong"))) if getattr(position, flag)]
+    return {
+        "hand": [TileView(t, wild=t.kind in wild) for t in sorted(
+            hand, key=lambda t: (t.kind not in wild, t.kind))],
+        "win_tile": TileView(won_on, wild=won_on.kind in wild, winning=True)
+        if won_on is not None else None,
+        "melds": [[TileView(t) for t in m.tiles] for m in position.melds],
+        "wildcards": [TileView(TILES[k], wild=True) for k in sorted(wild)],
+        "wildcard_name": wildcard_name(variant),
+        "seat_wind": wind(position.seat_wind), "dealer": position.is_dealer,
+        "round_wind": wind(position.round_wind) if "round_wind" in variant.HAND_FIELDS
+        else None,
+        "bank": banked_fans(position.bank), "has_bank": "bank" in variant.HAND_FIELDS,
+        "void": "mps"[position.void] if position.void is not None else "",
+        "has_flowers": variant.HAS_FLOWERS,
+        "flowers": position.flowers, "dealer_streak": position.dealer_streak,
+        "how": _how(table, position), "flags": flags, "seats": seats,
+        "base": table.get("base", 1),
+        "kongs_paid": len(table.get("kongs", [])),
+        "asks": [{"name": name, "label": _ask_label(name)} for name in variant.PAY_ASKS],
+        "rule": variant.PAY_RULE,
+    }
+
+
+def _settled(lines: list[dict[str, Any]]) -> list[Settled]:
+    return [Settled(0, Payment(line["rule"], line["cause"], line["payer"], line["payee"],
+                               line["amount"], Formula(line["formula"]["kind"], tuple(
+                                   line["formula"]["numbers"].items()))))
+            for line in lines]
+
+
+def pay_feedback(found: Puzzle, verdict: pay_puzzles.PayVerdict) -> dict[str, Any]:
+    """The answer: the score's patterns, the table's lines worded (the library's own
+    settlement lines), what the player typed against the engine's counts."""
+    answer = found.answer
+    position = Position.from_json(found.position["position"])
+    players = [seat_label(s, position.dealer, position.seat) for s in range(4)]
+    lines = line_views(_settled(answer["lines"]), players, [0, 0, 0, 0])
+    kongs = line_views(_settled(found.position["table"].get("kongs", [])), players,
+                       [0, 0, 0, 0])
+    board = {"lines": lines, "seats": [{"name": name} for name in players],
+             "variant": found.variant, "ended": True, "step": -1}
+    kong_board = {"lines": kongs, "seats": board["seats"], "variant": found.variant,
+                  "ended": False, "step": -1}
+    typed = dict(verdict.given)
+    return {"asks": [{"name": name, "label": _ask_label(name), "value": answer["values"][name],
+                      "right": name in verdict.right, "typed": typed.get(name)}
+                     for name in answer["asks"]],
+            "collects_typed": verdict.collects,
+            "score": answer["score"], "patterns": answer["score"].get("patterns", []),
+            "board": board, "kong_board": kong_board, "collects": answer["collects"],
+            "unit": VARIANTS[found.variant].SCORE_UNIT}
+
+
+def discard_setup(found: Puzzle) -> dict[str, Any]:
+    """A discard puzzle's hand: the tiles to pick from, the context, what was seen."""
+    position = Position.from_json(found.position)
+    variant = position.variant
+    wild = position.wildcards
+    hand = sorted(position.hand, key=lambda t: (t.kind not in wild, t.kind))
+    kinds = sorted({t.kind for t in hand}, key=lambda k: (k not in wild, k))
+    return {
+        "hand": [TileView(t, wild=t.kind in wild) for t in hand],
+        "choices": [str(TILES[k]) for k in kinds],
+        "melds": [[TileView(t) for t in m.tiles] for m in position.melds],
+        "wildcards": [TileView(TILES[k], wild=True) for k in sorted(wild)],
+        "wildcard_name": wildcard_name(variant),
+        "seat_wind": wind(position.seat_wind), "dealer": position.is_dealer,
+        "round_wind": wind(position.round_wind) if "round_wind" in variant.HAND_FIELDS
+        else None,
+        "void": "mps"[position.void] if position.void is not None else "",
+        "has_flowers": variant.HAS_FLOWERS, "flowers": position.flowers,
+        "seen": len(position.seen), "draws": found.answer.get("draws"),
+    }
+
+
+def discard_feedback(found: Puzzle, verdict: discard_puzzles.DiscardVerdict) -> dict[str, Any]:
+    answer = found.answer
+    rows = []
+    for choice in answer["choices"]:
+        rows.append({**choice, "name": tile_name(choice["tile"]),
+                     "win_percent": round(100 * choice["win_probability"], 1),
+                     "picked": choice["tile"] == verdict.picked})
+    return {"choices": rows, "best": answer["best"], "unit_value": round(answer["unit"], 2),
+            "draws": answer.get("draws"),
+            "runner_up_loss": answer.get("runner_up_loss"), "model": answer.get("model")}
+
+
+# -- reading and marking an answer -----------------------------------------------------
+
+
+def read_pay(post: Any, found: Puzzle) -> tuple[dict[str, int], str]:
+    """The typed counts (``tai``, ``fan``, ``points`` as the variant asks) and the bonus
+    (``collects``: what the winner collects in all)."""
+    given: dict[str, int] = {}
+    for name in VARIANTS[found.variant].PAY_ASKS:
+        given[name] = _number(post.get(name, ""), _ask_label(name), required=True)
+    collects = post.get("collects", "").strip()
+    if collects:
+        given["collects"] = _number(collects, _("What the winner collects"), required=True,
+                                    signed=True)
+    return given, ""
+
+
+def _number(text: str, label: str, required: bool, signed: bool = False) -> int:
+    value = str(text).strip()
+    if not value and required:
+        raise BadAnswer(_("%(field)s: type a whole number.") % {"field": label})
+    try:
+        number = int(value)
+    except ValueError:
+        raise BadAnswer(_("%(field)s: “%(text)s” is not a whole number.") % {
+            "field": label, "text": value[:12]}) from None
+    if (number < 0 and not signed) or abs(number) > MAX_NUMBER:
+        raise BadAnswer(_("%(field)s: type a whole number from 0 to %(most)s.") % {
+            "field": label, "most": MAX_NUMBER})
+    return number
+
+
+def read_discard(post: Any, found: Puzzle) -> tuple[list[str], str]:
+    """The one tile picked to discard: a tile of the hand."""
+    picked = post.get("tile", "").strip()
+    if not picked:
+        raise BadAnswer(_("Pick the tile you would discard."))
+    choices = {str(t) for t in Position.from_json(found.position).hand}
+    if picked not in choices:
+        raise BadAnswer(_("%(tile)s is not a tile of this hand.") % {
+            "tile": tile_name(picked[:4])})
+    return [picked], ""
+
+
+def check(found: Puzzle, picked: Any, bonus: str) -> Any:
+    """The verdict on an answer of any kind (its ``solved`` and ``points`` count)."""
+    if found.kind == Puzzle.Kind.PAY:
+        given = dict(picked) if isinstance(picked, dict) else {}
+        collects = given.pop("collects", None)
+        return pay_puzzles.check(found.answer, given, collects, found.difficulty)
+    if found.kind == Puzzle.Kind.DISCARD:
+        tile = picked[0] if picked else ""
+        return discard_puzzles.check(found.answer, tile, found.difficulty)
+    return engine.check(found.answer, picked, bonus or None, found.difficulty)
+
+
+def share_lines(found: Puzzle, verdict: Any) -> list[str]:
+    """How an answer of a new kind went, for the share text: never the numbers or tile."""
+    if found.kind == Puzzle.Kind.PAY:
+        marks = "".join("🟩" if name in verdict.right else "🟥" for name in found.answer["asks"])
+        lines = [_("Counted %(right)d of %(asked)d %(marks)s") % {
+            "right": len(verdict.right), "asked": len(found.answer["asks"]), "marks": marks}]
+        if verdict.bonus is not None:
+            lines.append(_("What the winner collects: %(mark)s") % {
+                "mark": "✓" if verdict.bonus else "✗"})
+        return lines
+    return [_("Best discard: %(mark)s") % {"mark": "🟩" if verdict.solved else "🟥"}]
+
+
