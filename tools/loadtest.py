@@ -9,9 +9,10 @@ step fragments (the htmx request the viewer makes) for the given time, mostly
 the next step after a pause like a person's (``--think``, 0 for none). Before
 that, the same clients request a trivial view (``/healthz``) for
 ``--baseline-seconds``: its figures are the baseline the step's are read against. First
-of all, one client without pauses requests each for ``--rest-seconds`` (``at_rest``): a
-request's own CPU cost, without the wake-ups and cold caches of fifty pausing clients,
-which add about 2 ms to every request here, trivial or not.
+of all, on a server of one worker that has shown every hand once, one client without
+pauses requests each for ``--rest-seconds`` (``at_rest``): a request's own CPU cost,
+without the wake-ups of four workers for every connection and the cold caches of fifty
+pausing clients, which add 1–2 ms to every request here, trivial or not.
 Prints one JSON object: requests, errors, p50/p95/p99 and mean latency in ms, and
 per phase the server's CPU time per request (user + system time of the gunicorn
 workers, read from /proc, divided by the requests served) and the workers' largest
@@ -187,6 +188,34 @@ def client(port: int, urls: list[str], stop: float, seed: int, think: float,
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
 
 
+def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "mahjong_site.wsgi", "--bind", f"127.0.0.1:{port}",
+         "--workers", str(workers), "--log-level", "warning"], cwd=ROOT, env=env)
+    wait_for(port)
+    return server
+
+
+def measure_at_rest(env: dict[str, str], urls: list[str], port: int,
+                    seconds: float) -> dict[str, object] | None:
+    """Each view's own CPU cost: one worker (several would all wake for every connection),
+    once it has shown every hand, and one client without pauses."""
+    if not seconds:
+        return None
+    server = start_server(env, port, 1)
+    try:
+        first_steps = [url for url in urls if url.endswith("&step=0")]
+        for url in first_steps:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", url, headers={"HX-Request": "true"})
+            connection.getresponse().read()
+        return {"trivial_view": run_phase(port, ["/healthz"], 1, seconds, 0, server.pid),
+                "step": run_phase(port, urls, 1, seconds, 0, server.pid)}
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -208,22 +237,13 @@ def main() -> None:
     manage(env, "migrate", "--noinput")
     manage(env, "seed_demo")
     urls = step_urls(env)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "mahjong_site.wsgi", "--bind",
-         f"127.0.0.1:{args.port}", "--workers", str(args.workers), "--log-level", "warning"],
-        cwd=ROOT, env=env)
+    at_rest = measure_at_rest(env, urls, args.port + 1, args.rest_seconds)
+    server = start_server(env, args.port, args.workers)
     try:
-        wait_for(args.port)
         for warm in urls[:: max(len(urls) // 200, 1)]:  # each worker reads the matches once
             connection = http.client.HTTPConnection("127.0.0.1", args.port, timeout=10)
             connection.request("GET", warm, headers={"HX-Request": "true"})
             connection.getresponse().read()
-        # At rest first: one client, no pause, so each request's own CPU cost shows without
-        # the waking and cache misses of many clients (how the issue measured 15.1 ms).
-        at_rest = {"trivial_view": run_phase(args.port, ["/healthz"], 1, args.rest_seconds, 0,
-                                             server.pid),
-                   "step": run_phase(args.port, urls, 1, args.rest_seconds, 0, server.pid)
-                   } if args.rest_seconds else None
         baseline = (run_phase(args.port, ["/healthz"], args.clients, args.baseline_seconds,
                               args.think, server.pid) if args.baseline_seconds else None)
         steps = run_phase(args.port, urls, args.clients, args.seconds, args.think, server.pid)
