@@ -1163,6 +1163,11 @@ class Table:
             return [kind for kind in range(34) if hand[kind]]
         return [kind for kind in range(34) if hand[kind] and self.discard_ok(seat, TILES[kind])]
 
+    def kinds_ruled_out(self, seat: int) -> frozenset[int]:
+        """Tile kinds everyone at the table can tell ``seat`` isn't holding now (a redeal
+        of the tiles another seat can't see keeps to it; Sichuan's void, SC-2)."""
+        return frozenset()
+
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.bots import Bot, play_hand
@@ -160,20 +160,28 @@ def hidden_tiles(table: Table, seat: int) -> list[Tile]:
 
 
 def redeal(table: Table, seat: int, rng: random.Random) -> Table:
-    """A copy of the table with the hidden tiles dealt again at random."""
+    """A copy of the table with the hidden tiles dealt again at random: uniformly among
+    the deals that keep to what the table shows of each seat (:meth:`Table.kinds_ruled_out`:
+    a Sichuan seat whose last discard wasn't of its void suit holds none of it, SC-2)."""
     hidden = hidden_tiles(table, seat)
     rng.shuffle(hidden)
     dealt = copy.deepcopy(table, {id(table.setup): table.setup})
-    start = 0
-    for other, state in enumerate(dealt.seats):
-        if other == seat or (state.won and table.PLAY_ON):
-            continue
-        size = state.size
+    takers = [(other, state.size, table.kinds_ruled_out(other))
+              for other, state in enumerate(table.seats)
+              if other != seat and not (state.won and table.PLAY_ON)]
+    if any(barred for _, _, barred in takers):
+        hands, wall = _deal_keeping(table, hidden, takers, rng)
+    else:
+        hands, start = {}, 0
+        for other, size, _ in takers:
+            hands[other] = hidden[start : start + size]
+            start += size
+        wall = hidden[start:]
+    for other, tiles in hands.items():
+        state = dealt.seats[other]
         state.hand = [0] * KINDS
-        for tile in hidden[start : start + size]:
+        for tile in tiles:
             state.hand[tile.kind] += 1
-        start += size
-    wall = hidden[start:]
     if len(wall) != table.tiles_left:
         raise AssertionError("the redealt wall must hold the tiles left")
     dealt.wall, dealt.front, dealt.back = wall, 0, len(wall)
@@ -181,17 +189,85 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     return dealt
 
 
+def _deal_keeping(table: Table, hidden: list[Tile],
+                  takers: Sequence[tuple[int, int, frozenset[int]]],
+                  rng: random.Random) -> tuple[dict[int, list[Tile]], list[Tile]]:
+    """Shuffled ``hidden`` tiles dealt so that no seat gets a kind ruled out for it.
+
+    The seats with kinds ruled out take the first tiles they may hold, the others the
+    next ones; when that runs short, the table's own deal (which keeps to the rules) is
+    the start instead. Random swaps that keep every seat's rule then make the deal
+    uniform among the allowed ones (a swap chain whose moves are symmetric)."""
+    pool = list(hidden)
+    hands: dict[int, list[Tile]] = {}
+    for other, size, barred in sorted(takers, key=lambda t: not t[2]):
+        picked: list[Tile] = []
+        rest: list[Tile] = []
+        for tile in pool:
+            (picked if len(picked) < size and tile.kind not in barred else rest).append(tile)
+        if len(picked) < size:
+            hands = {o: table.seats[o].tiles() for o, _, _ in takers}
+            pool = list(hidden)
+            for tiles in hands.values():
+                for tile in tiles:
+                    pool.remove(tile)
+            rng.shuffle(pool)
+            break
+        hands[other] = picked
+        pool = rest
+    slots: list[Tile] = []
+    owners: list[frozenset[int]] = []
+    bounds: list[tuple[int, int]] = []
+    for other, _, barred in takers:
+        bounds.append((len(slots), len(slots) + len(hands[other])))
+        slots.extend(hands[other])
+        owners.extend([barred] * len(hands[other]))
+    wall_start = len(slots)
+    slots.extend(pool)
+    owners.extend([frozenset()] * len(pool))
+    count = len(slots)
+    for _ in range(count * max(count.bit_length(), 1)):
+        i, j = rng.randrange(count), rng.randrange(count)
+        a, b = slots[i], slots[j]
+        if a.kind not in owners[j] and b.kind not in owners[i]:
+            slots[i], slots[j] = b, a
+    dealt = {other: slots[low:high] for (other, _, _), (low, high) in zip(takers, bounds,
+                                                                           strict=True)}
+    return dealt, slots[wall_start:]
+
+
+@dataclass(frozen=True)
+class Result:
+    """One choice played out on one redeal, from the seat's side: whether it won (and by
+    self-draw), its net for the hand (C-6), and its net by the cause of each payment made
+    from the choice on (``win``, ``kong``, ``not_ready``, ``flower_pig``, ...)."""
+
+    won: bool
+    net: int
+    self_drawn: bool
+    causes: tuple[tuple[str, int], ...]
+
+
 @dataclass
 class Playout:
-    """A choice's results over the samples: whether the seat won, its net points."""
+    """A choice's results over the samples: whether the seat won, its net points, and
+    each sample's :class:`Result` (where kept)."""
 
     wins: list[float]
     points: list[float]
+    results: list[Result] = field(default_factory=list)
 
 
 def play_choice(table: Table, seat: int, choice: Action | None, bot_seed: int) -> tuple[bool, int]:
     """Play ``choice`` (None: pass) on a copy of ``table`` and the hand to its end."""
+    result = play_out(table, seat, choice, bot_seed)
+    return result.won, result.net
+
+
+def play_out(table: Table, seat: int, choice: Action | None, bot_seed: int) -> Result:
+    """:func:`play_choice` with what the seat's points came from."""
     played = copy.deepcopy(table, {id(table.setup): table.setup})
+    paid_before = len(played.payments)
     bots = [Bot(random.Random(bot_seed * 4 + s)) for s in range(4)]
     if choice is None:
         others = [a for a in played.legal_actions()
@@ -202,7 +278,18 @@ def play_choice(table: Table, seat: int, choice: Action | None, bot_seed: int) -
         _apply(played, choice.event)
     if not played.ended:
         play_hand(played, bots)
-    return any(w.seat == seat for w in played.wins), played.deltas[seat]
+    causes: dict[str, int] = {}
+    for settled in played.payments[paid_before:]:
+        line = settled.line
+        if line.payee is None:  # to the house: outside the deltas (C-6)
+            continue
+        if line.payee == seat:
+            causes[line.cause] = causes.get(line.cause, 0) + line.amount
+        elif line.payer == seat:
+            causes[line.cause] = causes.get(line.cause, 0) - line.amount
+    own = [w for w in played.wins if w.seat == seat]
+    return Result(bool(own), played.deltas[seat], any(w.target is None for w in own),
+                  tuple(sorted(causes.items())))
 
 
 def _apply(table: Table, event: Event) -> None:
@@ -242,9 +329,10 @@ def _play_samples(point: LogPoint, choices: Sequence[Action | None],
         dealt = redeal(point.table, point.seat, rng)
         bot_seed = rng.randrange(2**31)
         for choice, result in zip(choices, results, strict=True):
-            won, net = play_choice(dealt, point.seat, choice, bot_seed)
-            result.wins.append(float(won))
-            result.points.append(float(net))
+            played = play_out(dealt, point.seat, choice, bot_seed)
+            result.wins.append(float(played.won))
+            result.points.append(float(played.net))
+            result.results.append(played)
 
 
 def _valuation(choices: Sequence[Action | None], results: Sequence[Playout],

@@ -60,6 +60,21 @@ SENTENCES: dict[str, Callable[[], str]] = {
     "contract": lambda: _(
         "Answering %(actual)s instead of %(best)s: played out, the hand ends %(points_actual)s "
         "points on average against %(points_best)s (JX-9)."),
+    "play_on": lambda: _(
+        "%(actual)s scores %(win_points)s points, paid by the discarder alone (SC-6.1), and "
+        "takes you out of the hand (SC-3.2). Playing on instead (SC-3.3, %(best)s) won later "
+        "in %(win_best)s%% of the redeals, %(self_draw)s%% by self-draw, which every player "
+        "still in pays (SC-6.2), and kept a ready hand to the wall's end that collected 查大叫 "
+        "from the players not ready (SC-6.4b) in %(ready_share)s%%: %(points_best)s points on "
+        "average against %(points_actual)s for the hand. The redeals give the others random "
+        "tiles, so they are ready less often than real players late in a hand: this favours "
+        "playing on."),
+    "flower_pig": lambda: _(
+        "%(actual)s instead of %(best)s: played out, you still held a tile of your void suit "
+        "when the wall ran out in %(pig_actual)s%% of the redeals against %(pig_best)s%% — a "
+        "花猪 pays every other player still in the cap (查花猪, SC-6.4a). That cost "
+        "%(pig_cost)s points on average of the %(loss)s lost (%(points_actual)s points "
+        "against %(points_best)s)."),
     "claim": lambda: _(
         "%(actual)s instead of %(best)s: played out at the table, the hand ends "
         "%(points_actual)s points on average against %(points_best)s (win chance "
