@@ -1168,6 +1168,12 @@ class Table:
         of the tiles another seat can't see keeps to it; Sichuan's void, SC-2)."""
         return frozenset()
 
+    def hand_rule(self, seat: int) -> Callable[[Sequence[int]], bool] | None:
+        """A test every concealed hand ``seat`` could hold now passes, from what everyone
+        at the table can see beyond :meth:`kinds_ruled_out` (None: no test; Putian: a
+        seat that declared ready holds a ready hand, PT-5.3)."""
+        return None
+
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
 

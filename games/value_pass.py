@@ -52,8 +52,6 @@ SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
 SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard
 TABLE_SAMPLES = 16  # redeals for a decision played out at the table
-TABLE_CHOICES = 3  # at most this many choices of a decision are played out
-SOLO_DISCARDS = 5  # discards valued in the solo model: the one made and the best-ranked
 
 
 def severity(loss: float, unit: float, interval: tuple[float, float]) -> str:
@@ -137,15 +135,29 @@ def _key(event: dict[str, Any]) -> str:
     return repr(sorted((k, repr(v)) for k, v in event.items() if k != "actor"))
 
 
+def followed_up(alternative: dict[str, Any]) -> bool:
+    """Whether a choice can be carried through: a ready declaration needs a discard that
+    leaves the hand ready (PT-5.3: "declared ready, but their hand is not ready"), which
+    the annotation's shanten after its best discard tells.
+
+    >>> followed_up({"action": {"type": "ready"}, "shanten": 1})
+    False
+    >>> followed_up({"action": {"type": "ready"}, "shanten": 0})
+    True
+    """
+    return alternative["action"].get("type") != "ready" or alternative.get("shanten") == 0
+
+
+def real_choices(decision: dict[str, Any]) -> list[int]:
+    """The indices of the decision's alternatives that can be carried through."""
+    return [i for i, alt in enumerate(decision["alternatives"]) if followed_up(alt)]
+
+
 def price_solo(point: LogPoint, decision: dict[str, Any], samples: int,
                seed: int) -> list[Priced]:
-    """A discard among discards in the solo model: the one made and the annotation's
-    ``SOLO_DISCARDS`` best-ranked (a discard ranked lower leaves more shanten or fewer
-    tiles; valuing it would cost playouts for a choice nobody asks about)."""
+    """A discard among discards in the solo model: every discard, on the same shuffles."""
     alternatives = decision["alternatives"]
-    order = sorted(range(len(alternatives)), key=lambda i: (
-        i != decision.get("actual"), alternatives[i]["rank"], i))[:SOLO_DISCARDS + 1]
-    tiles = {alternatives[i]["action"]["tile"]: i for i in order}
+    tiles = {alternatives[i]["action"]["tile"]: i for i in real_choices(decision)}
     table = point.table
     draws = min(table.tiles_left // max(len(table.players_in()), 1), 40)
     valuation = solo_values(position_of(point), draws, samples, seed,
@@ -156,16 +168,14 @@ def price_solo(point: LogPoint, decision: dict[str, Any], samples: int,
 
 def price_table(point: LogPoint, decision: dict[str, Any], samples: int,
                 seed: int) -> list[Priced]:
-    """Any other decision: its choices played out at the table on the same redeals. At
-    most ``TABLE_CHOICES``: the actual one, the annotation's best, non-discards first."""
+    """Any other decision: every choice that can be carried through played out at the
+    table on the same redeals."""
     alternatives = decision["alternatives"]
     legal = _actions_by_json(point.table, point.seat)
-    order = sorted(range(len(alternatives)), key=lambda i: (
-        i != decision.get("actual"), _is_discard(alternatives[i]), alternatives[i]["rank"], i))
     picked: list[tuple[int, Action | None]] = []
-    for index in order:
+    for index in real_choices(decision):
         key = _key(alternatives[index]["action"])
-        if key in legal and len(picked) < TABLE_CHOICES:
+        if key in legal:
             picked.append((index, legal[key]))
     if len(picked) < 2:
         return []
@@ -247,8 +257,8 @@ def price_decision(point: LogPoint, decision: dict[str, Any], solo_samples: int,
                    table_samples: int, seed: int) -> dict[str, Any] | None:
     """The values of one decision (None when it has fewer than two choices to price)."""
     alternatives = decision["alternatives"]
-    solo = (decision["kind"] == "turn" and all(_is_discard(a) for a in alternatives)
-            and point.table.phase is Phase.TURN)
+    solo = (decision["kind"] == "turn" and point.table.phase is Phase.TURN
+            and all(_is_discard(alternatives[i]) for i in real_choices(decision)))
     if solo:
         priced = price_solo(point, decision, solo_samples, seed)
     else:
@@ -280,7 +290,9 @@ def judged(decision: dict[str, Any], priced: Sequence[Priced], model: str, sampl
     out: dict[str, Any] = {"event": decision["event"], "seat": decision["seat"],
                            "kind": decision["kind"], "model": model, "samples": samples,
                            "unit": round(unit, 4), "best": best.index,
-                           "actual": decision.get("actual"), "alternatives": rows}
+                           "actual": decision.get("actual"), "alternatives": rows,
+                           "cannot": [i for i, alt in enumerate(decision["alternatives"])
+                                      if not followed_up(alt)]}
     actual = next((r for r in rows if r["index"] == decision.get("actual")), None)
     out["valued_actual"] = actual is not None
     out["loss"] = actual["loss"] if actual else 0.0

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -161,21 +161,23 @@ def hidden_tiles(table: Table, seat: int) -> list[Tile]:
 
 def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     """A copy of the table with the hidden tiles dealt again at random: uniformly among
-    the deals that keep to what the table shows of each seat (:meth:`Table.kinds_ruled_out`:
-    a Sichuan seat whose last discard wasn't of its void suit holds none of it, SC-2)."""
+    the deals that keep to what the table shows of each seat (:meth:`Table.kinds_ruled_out`
+    and :meth:`Table.hand_rule`: a Sichuan seat that has discarded outside its void suit
+    holds none of it, SC-2; a Putian seat holds no white after laying them out, PT-3.2,
+    and a ready hand once it declared ready, PT-5.3)."""
     hidden = hidden_tiles(table, seat)
     rng.shuffle(hidden)
     dealt = copy.deepcopy(table, {id(table.setup): table.setup})
-    takers = [(other, state.size, table.kinds_ruled_out(other))
+    takers = [Taker(other, state.size, table.kinds_ruled_out(other), table.hand_rule(other))
               for other, state in enumerate(table.seats)
               if other != seat and not (state.won and table.PLAY_ON)]
-    if any(barred for _, _, barred in takers):
+    if any(t.barred or t.rule for t in takers):
         hands, wall = _deal_keeping(table, hidden, takers, rng)
     else:
         hands, start = {}, 0
-        for other, size, _ in takers:
-            hands[other] = hidden[start : start + size]
-            start += size
+        for taker in takers:
+            hands[taker.seat] = hidden[start : start + taker.size]
+            start += taker.size
         wall = hidden[start:]
     for other, tiles in hands.items():
         state = dealt.seats[other]
@@ -189,51 +191,102 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     return dealt
 
 
-def _deal_keeping(table: Table, hidden: list[Tile],
-                  takers: Sequence[tuple[int, int, frozenset[int]]],
+@dataclass(frozen=True)
+class Taker:
+    """A seat to deal to: how many tiles, the kinds it can't hold, a test its hand passes."""
+
+    seat: int
+    size: int
+    barred: frozenset[int]
+    rule: Callable[[Sequence[int]], bool] | None
+
+
+def _deal_keeping(table: Table, hidden: list[Tile], takers: Sequence[Taker],
                   rng: random.Random) -> tuple[dict[int, list[Tile]], list[Tile]]:
-    """Shuffled ``hidden`` tiles dealt so that no seat gets a kind ruled out for it.
+    """Shuffled ``hidden`` tiles dealt so that every seat keeps to its rules.
 
     The seats with kinds ruled out take the first tiles they may hold, the others the
-    next ones; when that runs short, the table's own deal (which keeps to the rules) is
-    the start instead. Random swaps that keep every seat's rule then make the deal
-    uniform among the allowed ones (a swap chain whose moves are symmetric)."""
+    next ones; when that runs short or a hand fails its seat's test, the table's own
+    deal (which keeps to the rules) is the start instead. Random swaps of two tiles
+    that keep every seat's rules then make the deal uniform among the allowed ones (a
+    swap chain whose moves are symmetric); a seat's test is asked only when a swap
+    changes its hand."""
     pool = list(hidden)
     hands: dict[int, list[Tile]] = {}
-    for other, size, barred in sorted(takers, key=lambda t: not t[2]):
+    for taker in sorted(takers, key=lambda t: not t.barred):
         picked: list[Tile] = []
         rest: list[Tile] = []
         for tile in pool:
-            (picked if len(picked) < size and tile.kind not in barred else rest).append(tile)
-        if len(picked) < size:
-            hands = {o: table.seats[o].tiles() for o, _, _ in takers}
+            (picked if len(picked) < taker.size and tile.kind not in taker.barred
+             else rest).append(tile)
+        if len(picked) < taker.size or (taker.rule and not taker.rule(_counts(picked))):
+            hands = {t.seat: table.seats[t.seat].tiles() for t in takers}
             pool = list(hidden)
             for tiles in hands.values():
                 for tile in tiles:
                     pool.remove(tile)
             rng.shuffle(pool)
             break
-        hands[other] = picked
+        hands[taker.seat] = picked
         pool = rest
     slots: list[Tile] = []
-    owners: list[frozenset[int]] = []
-    bounds: list[tuple[int, int]] = []
-    for other, _, barred in takers:
-        bounds.append((len(slots), len(slots) + len(hands[other])))
-        slots.extend(hands[other])
-        owners.extend([barred] * len(hands[other]))
+    owner: list[int] = []  # index into takers, or -1 for the wall
+    for number, taker in enumerate(takers):
+        slots.extend(hands[taker.seat])
+        owner.extend([number] * taker.size)
     wall_start = len(slots)
     slots.extend(pool)
-    owners.extend([frozenset()] * len(pool))
+    owner.extend([-1] * len(pool))
+    counts = [_counts(hands[t.seat]) for t in takers]
     count = len(slots)
     for _ in range(count * max(count.bit_length(), 1)):
         i, j = rng.randrange(count), rng.randrange(count)
         a, b = slots[i], slots[j]
-        if a.kind not in owners[j] and b.kind not in owners[i]:
-            slots[i], slots[j] = b, a
-    dealt = {other: slots[low:high] for (other, _, _), (low, high) in zip(takers, bounds,
-                                                                           strict=True)}
+        first, second = owner[i], owner[j]
+        if first == second or a.kind == b.kind:
+            if first == second == -1:  # the wall's order is part of the deal
+                slots[i], slots[j] = b, a
+            continue
+        if not _may_take(takers, counts, second, b, a):
+            continue
+        if not _may_take(takers, counts, first, a, b):
+            if second >= 0:  # undo the other side's change
+                counts[second][b.kind] += 1
+                counts[second][a.kind] -= 1
+            continue
+        slots[i], slots[j] = b, a
+    dealt = {}
+    start = 0
+    for taker in takers:
+        dealt[taker.seat] = slots[start : start + taker.size]
+        start += taker.size
     return dealt, slots[wall_start:]
+
+
+def _counts(tiles: Sequence[Tile]) -> list[int]:
+    counts = [0] * KINDS
+    for tile in tiles:
+        counts[tile.kind] += 1
+    return counts
+
+
+def _may_take(takers: Sequence[Taker], counts: list[list[int]], number: int, out: Tile,
+              into: Tile) -> bool:
+    """Whether taker ``number`` (-1: the wall) may give ``out`` for ``into``; when it may,
+    its counts are changed (a rejected swap leaves them as they were)."""
+    if number < 0:
+        return True
+    taker = takers[number]
+    if into.kind in taker.barred:
+        return False
+    hand = counts[number]
+    hand[out.kind] -= 1
+    hand[into.kind] += 1
+    if taker.rule is None or taker.rule(hand):
+        return True
+    hand[out.kind] += 1
+    hand[into.kind] -= 1
+    return False
 
 
 @dataclass(frozen=True)
