@@ -9,7 +9,7 @@ flowers, golds, settlement); the shared core is :mod:`games.variants` and
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from games import settlement
 from games.events import Event
@@ -249,6 +249,8 @@ class Putian(Variant):
                     extra={"flower_points": flowers},
                     read_as=(position, reading.with_free_kinds(kinds)))
 
+
+_WHITES = frozenset({WHITE})
 
 
 class PutianTable(Table):
@@ -503,6 +505,33 @@ class PutianTable(Table):
         return settlement.putian_flower_points(
             golds - white_golds, white_golds, state.flowers, kongs
         )
+
+    def kinds_ruled_out(self, seat: int) -> frozenset[int]:
+        """PT-3.2: a white that isn't gold is laid out as soon as it is drawn, so after the
+        opening replacements only the seat in the middle of its turn may hold one."""
+        if self.white_is_gold or self.phase is Phase.FLOWERS or (
+                self.turn == seat and self.phase is Phase.TURN):
+            return frozenset()
+        return _WHITES
+
+    def hand_rule(self, seat: int) -> Callable[[Sequence[int]], bool] | None:
+        """PT-5.3: a seat that declared ready keeps a ready hand (it discards every drawn
+        tile that doesn't win).
+
+        >>> from games.bots import simulate
+        >>> from games.match import Replayer
+        >>> match = simulate("putian", 1, 1)
+        >>> table = Replayer(match).begin(1, match.hands[0])
+        >>> table.hand_rule(0) is None  # nobody has declared ready yet
+        True
+        """
+        if not self.seats[seat].ready:
+            return None
+
+        def ready(counts: Sequence[int]) -> bool:
+            return self.shape_shanten(seat, counts) == 0
+
+        return ready
 
     def extra_turn_actions(self, seat: int) -> list[Action]:
         state = self.seats[seat]

@@ -27,6 +27,8 @@ from games.variants import (
     pattern_table,
 )
 
+_SUIT_KINDS = tuple(frozenset(range(suit * 9, suit * 9 + 9)) for suit in range(3))
+
 
 class Sichuan(Variant):
     """血战到底: void suit, seven pairs, fan with a cap (SC)."""
@@ -304,6 +306,35 @@ class SichuanTable(Table):
         if void is not None and any(hand[void * 9 : void * 9 + 9]):  # SC-2: void first
             return [kind for kind in range(void * 9, void * 9 + 9) if hand[kind]]
         return [kind for kind in range(34) if hand[kind]]
+
+    def kinds_ruled_out(self, seat: int) -> frozenset[int]:
+        """SC-2: while a seat holds its void suit, every discard must be of that suit. So
+        a seat that has discarded any other tile held none of its void suit then, and
+        holds none now: a void tile drawn later must be its next discard. Only the seat
+        in the middle of its turn may hold one (just drawn).
+
+        >>> from games.bots import simulate
+        >>> from games.match import Replayer
+        >>> match = simulate("sichuan", 1, 3)
+        >>> table = Replayer(match).begin(1, match.hands[0])
+        >>> table.kinds_ruled_out(1)  # no void named yet
+        frozenset()
+        >>> events = iter(match.hands[0].events)
+        >>> while not table.kinds_ruled_out(1):
+        ...     table.apply(next(events))
+        >>> void = table.seats[1].void
+        >>> table.kinds_ruled_out(1) == frozenset(range(9 * void, 9 * void + 9))
+        True
+        >>> sum(table.seats[1].hand[9 * void : 9 * void + 9])  # and none is held
+        0
+        """
+        state = self.seats[seat]
+        void = state.void
+        if void is None or all(tile.kind // 9 == void for tile, _ in state.river):
+            return frozenset()
+        if self.turn == seat and self.phase in (Phase.TURN, Phase.ROBBABLE):
+            return frozenset()
+        return _SUIT_KINDS[void]
 
     def check_discard(self, seat: int, tile: Tile) -> None:
         void = self.seats[seat].void

@@ -1166,6 +1166,17 @@ class Table:
             return [kind for kind in range(34) if hand[kind]]
         return [kind for kind in range(34) if hand[kind] and self.discard_ok(seat, TILES[kind])]
 
+    def kinds_ruled_out(self, seat: int) -> frozenset[int]:
+        """Tile kinds everyone at the table can tell ``seat`` isn't holding now (a redeal
+        of the tiles another seat can't see keeps to it; Sichuan's void, SC-2)."""
+        return frozenset()
+
+    def hand_rule(self, seat: int) -> Callable[[Sequence[int]], bool] | None:
+        """A test every concealed hand ``seat`` could hold now passes, from what everyone
+        at the table can see beyond :meth:`kinds_ruled_out` (None: no test; Putian: a
+        seat that declared ready holds a ready hand, PT-5.3)."""
+        return None
+
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
 

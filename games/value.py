@@ -191,8 +191,7 @@ def ready_value(context: Position, rest: Sequence[Tile], pool: Sequence[int],
     >>> round(win, 4), round(points, 4)
     (0.3673, 0.7345)
     """
-    variant = context.variant
-    waits = variant.waits_of(context, rest).waits
+    waits = _waits(context, rest)
     flowers = pool[WHITE] if whites_are_flowers(context) else 0
     total = sum(pool) - flowers
     winners = [(w.tile, pool[w.tile.kind]) for w in waits if pool[w.tile.kind] > 0]
@@ -218,6 +217,22 @@ def ready_value(context: Position, rest: Sequence[Tile], pool: Sequence[int],
         for extra, points in enumerate(again[key]):
             by_whites[extra] += n * points / k
     return p_win, _points_with_flowers(by_whites, k, total, flowers, draws)
+
+
+_WAITS: dict[tuple[Any, ...], Any] = {}  # (context, hand) -> waits: a pure cache
+_WAITS_AT_MOST = 20_000
+
+
+def _waits(context: Position, rest: Sequence[Tile]) -> Any:
+    """The ready hand's waits with their scores, cached: the playouts of a solo value
+    reach the same ready hands again and again (bounded, emptied when full)."""
+    key = (context.context_key(), tuple(sorted(t.kind for t in rest)))
+    found = _WAITS.get(key)
+    if found is None:
+        if len(_WAITS) >= _WAITS_AT_MOST:
+            _WAITS.clear()
+        found = _WAITS[key] = context.variant.waits_of(context, rest).waits
+    return found
 
 
 def _with_whites(context: Position, rest: Sequence[Tile], tile: Tile, score: Score,

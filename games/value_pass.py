@@ -41,18 +41,17 @@ from games.value import Choice, ValueInputError, mean_and_half_width, solo_value
 from games.value_table import (
     LogPoint,
     Playout,
-    play_choice,
+    Result,
+    play_out,
     position_of,
     redeal,
 )
 
-VALUE_MODEL_VERSION = "values-1"
+VALUE_MODEL_VERSION = "values-2"
 SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
 SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard
 TABLE_SAMPLES = 16  # redeals for a decision played out at the table
-TABLE_CHOICES = 3  # at most this many choices of a decision are played out
-SOLO_DISCARDS = 5  # discards valued in the solo model: the one made and the best-ranked
 
 
 def severity(loss: float, unit: float, interval: tuple[float, float]) -> str:
@@ -78,6 +77,7 @@ class Priced:
     exact: bool
     samples: tuple[list[float], list[float]] | None  # per sample (win, points)
     won_points: float | None = None  # mean points of the samples this choice won
+    details: dict[str, Any] | None = None  # table model: what the points came from
 
     @classmethod
     def of(cls, index: int, choice: Choice) -> Priced:
@@ -135,15 +135,29 @@ def _key(event: dict[str, Any]) -> str:
     return repr(sorted((k, repr(v)) for k, v in event.items() if k != "actor"))
 
 
+def followed_up(alternative: dict[str, Any]) -> bool:
+    """Whether a choice can be carried through: a ready declaration needs a discard that
+    leaves the hand ready (PT-5.3: "declared ready, but their hand is not ready"), which
+    the annotation's shanten after its best discard tells.
+
+    >>> followed_up({"action": {"type": "ready"}, "shanten": 1})
+    False
+    >>> followed_up({"action": {"type": "ready"}, "shanten": 0})
+    True
+    """
+    return alternative["action"].get("type") != "ready" or alternative.get("shanten") == 0
+
+
+def real_choices(decision: dict[str, Any]) -> list[int]:
+    """The indices of the decision's alternatives that can be carried through."""
+    return [i for i, alt in enumerate(decision["alternatives"]) if followed_up(alt)]
+
+
 def price_solo(point: LogPoint, decision: dict[str, Any], samples: int,
                seed: int) -> list[Priced]:
-    """A discard among discards in the solo model: the one made and the annotation's
-    ``SOLO_DISCARDS`` best-ranked (a discard ranked lower leaves more shanten or fewer
-    tiles; valuing it would cost playouts for a choice nobody asks about)."""
+    """A discard among discards in the solo model: every discard, on the same shuffles."""
     alternatives = decision["alternatives"]
-    order = sorted(range(len(alternatives)), key=lambda i: (
-        i != decision.get("actual"), alternatives[i]["rank"], i))[:SOLO_DISCARDS + 1]
-    tiles = {alternatives[i]["action"]["tile"]: i for i in order}
+    tiles = {alternatives[i]["action"]["tile"]: i for i in real_choices(decision)}
     table = point.table
     draws = min(table.tiles_left // max(len(table.players_in()), 1), 40)
     valuation = solo_values(position_of(point), draws, samples, seed,
@@ -154,16 +168,14 @@ def price_solo(point: LogPoint, decision: dict[str, Any], samples: int,
 
 def price_table(point: LogPoint, decision: dict[str, Any], samples: int,
                 seed: int) -> list[Priced]:
-    """Any other decision: its choices played out at the table on the same redeals. At
-    most ``TABLE_CHOICES``: the actual one, the annotation's best, non-discards first."""
+    """Any other decision: every choice that can be carried through played out at the
+    table on the same redeals."""
     alternatives = decision["alternatives"]
     legal = _actions_by_json(point.table, point.seat)
-    order = sorted(range(len(alternatives)), key=lambda i: (
-        i != decision.get("actual"), _is_discard(alternatives[i]), alternatives[i]["rank"], i))
     picked: list[tuple[int, Action | None]] = []
-    for index in order:
+    for index in real_choices(decision):
         key = _key(alternatives[index]["action"])
-        if key in legal and len(picked) < TABLE_CHOICES:
+        if key in legal:
             picked.append((index, legal[key]))
     if len(picked) < 2:
         return []
@@ -179,8 +191,33 @@ def price_table(point: LogPoint, decision: dict[str, Any], samples: int,
                                                   min(win + win_half, 1.0)),
                              (points - half, points + half), False,
                              (result.wins, result.points),
-                             sum(won) / len(won) if won else None))
+                             sum(won) / len(won) if won else None,
+                             where_from(result.results)))
     return priced
+
+
+def where_from(results: Sequence[Result]) -> dict[str, Any]:
+    """What a choice's points came from over its redeals: how often it won by self-draw,
+    and per payment cause (``win``, ``kong``, ``not_ready`` for 查大叫, ``flower_pig``...)
+    the share of redeals where such payments brought the seat points, the share where
+    they cost it points, and their mean net (the explanations quote them).
+
+    >>> where_from([Result(True, 6, True, (("win", 6),)), Result(False, -2, False,
+    ...             (("not_ready", -2),))])
+    {'self_draw': 0.5, 'causes': {'not_ready': [0.0, 0.5, -1.0], 'win': [0.5, 0.0, 3.0]}}
+    """
+    count = max(len(results), 1)
+    totals: dict[str, list[int]] = {}
+    for result in results:
+        for cause, amount in result.causes:
+            total = totals.setdefault(cause, [0, 0, 0])
+            total[0] += amount > 0
+            total[1] += amount < 0
+            total[2] += amount
+    return {"self_draw": round(sum(r.self_drawn for r in results) / count, 4),
+            "causes": {cause: [round(gained / count, 4), round(lost / count, 4),
+                               round(net / count, 4)]
+                       for cause, (gained, lost, net) in sorted(totals.items())}}
 
 
 def paired_playouts(point: LogPoint, choices: Sequence[Action | None], samples: int,
@@ -192,7 +229,7 @@ def paired_playouts(point: LogPoint, choices: Sequence[Action | None], samples: 
     the redeals is left unvalued, and a redeal failing for a kept choice is dropped for
     every choice, so the rest stay paired."""
     rng = random.Random(seed)
-    table: list[list[tuple[bool, int] | None]] = []
+    table: list[list[Result | None]] = []
     for _ in range(samples):
         dealt = redeal(point.table, point.seat, rng)
         bot_seed = rng.randrange(2**31)
@@ -202,16 +239,16 @@ def paired_playouts(point: LogPoint, choices: Sequence[Action | None], samples: 
     results: list[Playout | None] = []
     for i, keep in enumerate(kept):
         outcomes = [row[i] for row in rows]
-        results.append(Playout([float(o[0]) for o in outcomes if o is not None],
-                               [float(o[1]) for o in outcomes if o is not None])
+        kept_results = [o for o in outcomes if o is not None]
+        results.append(Playout([float(o.won) for o in kept_results],
+                               [float(o.net) for o in kept_results], kept_results)
                        if keep else None)
     return results
 
 
-def _played(dealt: Table, seat: int, choice: Action | None,
-            bot_seed: int) -> tuple[bool, int] | None:
+def _played(dealt: Table, seat: int, choice: Action | None, bot_seed: int) -> Result | None:
     try:
-        return play_choice(dealt, seat, choice, bot_seed)
+        return play_out(dealt, seat, choice, bot_seed)
     except (RuleViolation, IndexError):  # a redeal or a choice the bots can't play on
         return None
 
@@ -220,8 +257,8 @@ def price_decision(point: LogPoint, decision: dict[str, Any], solo_samples: int,
                    table_samples: int, seed: int) -> dict[str, Any] | None:
     """The values of one decision (None when it has fewer than two choices to price)."""
     alternatives = decision["alternatives"]
-    solo = (decision["kind"] == "turn" and all(_is_discard(a) for a in alternatives)
-            and point.table.phase is Phase.TURN)
+    solo = (decision["kind"] == "turn" and point.table.phase is Phase.TURN
+            and all(_is_discard(alternatives[i]) for i in real_choices(decision)))
     if solo:
         priced = price_solo(point, decision, solo_samples, seed)
     else:
@@ -248,11 +285,14 @@ def judged(decision: dict[str, Any], priced: Sequence[Priced], model: str, sampl
                                                   round(p.points_ci[1], 4)]},
                      "exact": p.exact, "loss": round(loss, 4),
                      "loss_ci95": [round(low, 4), round(high, 4)],
-                     "severity": "none" if p is best else severity(loss, unit, (low, high))})
+                     "severity": "none" if p is best else severity(loss, unit, (low, high)),
+                     **(p.details or {})})
     out: dict[str, Any] = {"event": decision["event"], "seat": decision["seat"],
                            "kind": decision["kind"], "model": model, "samples": samples,
                            "unit": round(unit, 4), "best": best.index,
-                           "actual": decision.get("actual"), "alternatives": rows}
+                           "actual": decision.get("actual"), "alternatives": rows,
+                           "cannot": [i for i, alt in enumerate(decision["alternatives"])
+                                      if not followed_up(alt)]}
     actual = next((r for r in rows if r["index"] == decision.get("actual")), None)
     out["valued_actual"] = actual is not None
     out["loss"] = actual["loss"] if actual else 0.0
@@ -281,6 +321,11 @@ def explain(decision: dict[str, Any], rows: Sequence[dict[str, Any]], best: int,
         "points_actual": round(actual["expected_points"], 2),
         "loss": round(actual["loss"], 2)}
     kind = decision["kind"]
+    if point.table.PLAY_ON and mine.get("win") and not theirs.get("win"):
+        return {"id": "play_on", "params": dict(params, **_play_on(mine, best_row))}
+    pig = _flower_pig(best_row, actual)
+    if pig is not None and pig["pig_cost"] >= actual["loss"] / 2:
+        return {"id": "flower_pig", "params": dict(params, **pig)}
     if kind == "dingque":
         return {"id": "void_suit", "params": params}
     if kind == "contract":
@@ -310,6 +355,30 @@ def explain(decision: dict[str, Any], rows: Sequence[dict[str, Any]], best: int,
     if kind in ("claim", "rob_kong"):
         return {"id": "claim", "params": params}
     return {"id": "lower_value", "params": params}
+
+
+def _play_on(taken: dict[str, Any], best: dict[str, Any]) -> dict[str, Any]:
+    """A win taken where playing on (SC-3.3) was worth more: the win's points, and how
+    often playing on won later by self-draw and collected 查大叫 at the end (SC-6.4b)."""
+    ready = best.get("causes", {}).get("not_ready", [0.0, 0.0, 0.0])
+    return {"win_points": int(taken["win"].get("points", 0)),
+            "self_draw": round(100 * best.get("self_draw", 0.0), 1),
+            "ready_share": round(100 * ready[0], 1)}
+
+
+def _flower_pig(best: dict[str, Any], actual: dict[str, Any]) -> dict[str, Any] | None:
+    """How much more the choice made paid as a 花猪 (SC-6.4a: still holding the void suit
+    when the wall ran out) than the best choice, from the two rows' redeals; None when
+    it paid no more."""
+    mine = actual.get("causes", {}).get("flower_pig")
+    if mine is None:
+        return None
+    theirs = best.get("causes", {}).get("flower_pig", [0.0, 0.0, 0.0])
+    cost = round(theirs[2] - mine[2], 2)
+    if cost <= 0:
+        return None
+    return {"pig_actual": round(100 * mine[1], 1), "pig_best": round(100 * theirs[1], 1),
+            "pig_cost": cost}
 
 
 def _discards_wildcard(point: LogPoint, alternative: dict[str, Any]) -> bool:

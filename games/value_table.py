@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.bots import Bot, play_hand
@@ -160,20 +160,30 @@ def hidden_tiles(table: Table, seat: int) -> list[Tile]:
 
 
 def redeal(table: Table, seat: int, rng: random.Random) -> Table:
-    """A copy of the table with the hidden tiles dealt again at random."""
+    """A copy of the table with the hidden tiles dealt again at random: uniformly among
+    the deals that keep to what the table shows of each seat (:meth:`Table.kinds_ruled_out`
+    and :meth:`Table.hand_rule`: a Sichuan seat that has discarded outside its void suit
+    holds none of it, SC-2; a Putian seat holds no white after laying them out, PT-3.2,
+    and a ready hand once it declared ready, PT-5.3)."""
     hidden = hidden_tiles(table, seat)
     rng.shuffle(hidden)
     dealt = copy.deepcopy(table, {id(table.setup): table.setup})
-    start = 0
-    for other, state in enumerate(dealt.seats):
-        if other == seat or (state.won and table.PLAY_ON):
-            continue
-        size = state.size
+    takers = [Taker(other, state.size, table.kinds_ruled_out(other), table.hand_rule(other))
+              for other, state in enumerate(table.seats)
+              if other != seat and not (state.won and table.PLAY_ON)]
+    if any(t.barred or t.rule for t in takers):
+        hands, wall = _deal_keeping(table, hidden, takers, rng)
+    else:
+        hands, start = {}, 0
+        for taker in takers:
+            hands[taker.seat] = hidden[start : start + taker.size]
+            start += taker.size
+        wall = hidden[start:]
+    for other, tiles in hands.items():
+        state = dealt.seats[other]
         state.hand = [0] * KINDS
-        for tile in hidden[start : start + size]:
+        for tile in tiles:
             state.hand[tile.kind] += 1
-        start += size
-    wall = hidden[start:]
     if len(wall) != table.tiles_left:
         raise AssertionError("the redealt wall must hold the tiles left")
     dealt.wall, dealt.front, dealt.back = wall, 0, len(wall)
@@ -181,17 +191,136 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     return dealt
 
 
+@dataclass(frozen=True)
+class Taker:
+    """A seat to deal to: how many tiles, the kinds it can't hold, a test its hand passes."""
+
+    seat: int
+    size: int
+    barred: frozenset[int]
+    rule: Callable[[Sequence[int]], bool] | None
+
+
+def _deal_keeping(table: Table, hidden: list[Tile], takers: Sequence[Taker],
+                  rng: random.Random) -> tuple[dict[int, list[Tile]], list[Tile]]:
+    """Shuffled ``hidden`` tiles dealt so that every seat keeps to its rules.
+
+    The seats with kinds ruled out take the first tiles they may hold, the others the
+    next ones; when that runs short or a hand fails its seat's test, the table's own
+    deal (which keeps to the rules) is the start instead. Random swaps of two tiles
+    that keep every seat's rules then make the deal uniform among the allowed ones (a
+    swap chain whose moves are symmetric); a seat's test is asked only when a swap
+    changes its hand."""
+    pool = list(hidden)
+    hands: dict[int, list[Tile]] = {}
+    for taker in sorted(takers, key=lambda t: not t.barred):
+        picked: list[Tile] = []
+        rest: list[Tile] = []
+        for tile in pool:
+            (picked if len(picked) < taker.size and tile.kind not in taker.barred
+             else rest).append(tile)
+        if len(picked) < taker.size or (taker.rule and not taker.rule(_counts(picked))):
+            hands = {t.seat: table.seats[t.seat].tiles() for t in takers}
+            pool = list(hidden)
+            for tiles in hands.values():
+                for tile in tiles:
+                    pool.remove(tile)
+            rng.shuffle(pool)
+            break
+        hands[taker.seat] = picked
+        pool = rest
+    slots: list[Tile] = []
+    owner: list[int] = []  # index into takers, or -1 for the wall
+    for number, taker in enumerate(takers):
+        slots.extend(hands[taker.seat])
+        owner.extend([number] * taker.size)
+    wall_start = len(slots)
+    slots.extend(pool)
+    owner.extend([-1] * len(pool))
+    counts = [_counts(hands[t.seat]) for t in takers]
+    count = len(slots)
+    for _ in range(count * max(count.bit_length(), 1)):
+        i, j = rng.randrange(count), rng.randrange(count)
+        a, b = slots[i], slots[j]
+        first, second = owner[i], owner[j]
+        if first == second or a.kind == b.kind:
+            if first == second == -1:  # the wall's order is part of the deal
+                slots[i], slots[j] = b, a
+            continue
+        if not _may_take(takers, counts, second, b, a):
+            continue
+        if not _may_take(takers, counts, first, a, b):
+            if second >= 0:  # undo the other side's change
+                counts[second][b.kind] += 1
+                counts[second][a.kind] -= 1
+            continue
+        slots[i], slots[j] = b, a
+    dealt = {}
+    start = 0
+    for taker in takers:
+        dealt[taker.seat] = slots[start : start + taker.size]
+        start += taker.size
+    return dealt, slots[wall_start:]
+
+
+def _counts(tiles: Sequence[Tile]) -> list[int]:
+    counts = [0] * KINDS
+    for tile in tiles:
+        counts[tile.kind] += 1
+    return counts
+
+
+def _may_take(takers: Sequence[Taker], counts: list[list[int]], number: int, out: Tile,
+              into: Tile) -> bool:
+    """Whether taker ``number`` (-1: the wall) may give ``out`` for ``into``; when it may,
+    its counts are changed (a rejected swap leaves them as they were)."""
+    if number < 0:
+        return True
+    taker = takers[number]
+    if into.kind in taker.barred:
+        return False
+    hand = counts[number]
+    hand[out.kind] -= 1
+    hand[into.kind] += 1
+    if taker.rule is None or taker.rule(hand):
+        return True
+    hand[out.kind] += 1
+    hand[into.kind] -= 1
+    return False
+
+
+@dataclass(frozen=True)
+class Result:
+    """One choice played out on one redeal, from the seat's side: whether it won (and by
+    self-draw), its net for the hand (C-6), and its net by the cause of each payment made
+    from the choice on (``win``, ``kong``, ``not_ready``, ``flower_pig``, ...)."""
+
+    won: bool
+    net: int
+    self_drawn: bool
+    causes: tuple[tuple[str, int], ...]
+
+
 @dataclass
 class Playout:
-    """A choice's results over the samples: whether the seat won, its net points."""
+    """A choice's results over the samples: whether the seat won, its net points, and
+    each sample's :class:`Result` (where kept)."""
 
     wins: list[float]
     points: list[float]
+    results: list[Result] = field(default_factory=list)
 
 
 def play_choice(table: Table, seat: int, choice: Action | None, bot_seed: int) -> tuple[bool, int]:
     """Play ``choice`` (None: pass) on a copy of ``table`` and the hand to its end."""
+    result = play_out(table, seat, choice, bot_seed)
+    return result.won, result.net
+
+
+def play_out(table: Table, seat: int, choice: Action | None, bot_seed: int) -> Result:
+    """:func:`play_choice` with what the seat's points came from."""
     played = copy.deepcopy(table, {id(table.setup): table.setup})
+    paid_before = len(played.payments)
     bots = [Bot(random.Random(bot_seed * 4 + s)) for s in range(4)]
     if choice is None:
         others = [a for a in played.legal_actions()
@@ -202,7 +331,18 @@ def play_choice(table: Table, seat: int, choice: Action | None, bot_seed: int) -
         _apply(played, choice.event)
     if not played.ended:
         play_hand(played, bots)
-    return any(w.seat == seat for w in played.wins), played.deltas[seat]
+    causes: dict[str, int] = {}
+    for settled in played.payments[paid_before:]:
+        line = settled.line
+        if line.payee is None:  # to the house: outside the deltas (C-6)
+            continue
+        if line.payee == seat:
+            causes[line.cause] = causes.get(line.cause, 0) + line.amount
+        elif line.payer == seat:
+            causes[line.cause] = causes.get(line.cause, 0) - line.amount
+    own = [w for w in played.wins if w.seat == seat]
+    return Result(bool(own), played.deltas[seat], any(w.target is None for w in own),
+                  tuple(sorted(causes.items())))
 
 
 def _apply(table: Table, event: Event) -> None:
@@ -242,9 +382,10 @@ def _play_samples(point: LogPoint, choices: Sequence[Action | None],
         dealt = redeal(point.table, point.seat, rng)
         bot_seed = rng.randrange(2**31)
         for choice, result in zip(choices, results, strict=True):
-            won, net = play_choice(dealt, point.seat, choice, bot_seed)
-            result.wins.append(float(won))
-            result.points.append(float(net))
+            played = play_out(dealt, point.seat, choice, bot_seed)
+            result.wins.append(float(played.won))
+            result.points.append(float(played.net))
+            result.results.append(played)
 
 
 def _valuation(choices: Sequence[Action | None], results: Sequence[Playout],

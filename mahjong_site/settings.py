@@ -310,6 +310,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
         "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
     },
+    # Values tasks of matches waiting longer than VALUES_STUCK_MINUTES go back on the queue.
+    "requeue-stuck-values": {
+        "task": "replays.tasks.requeue_stuck_values",
+        "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
+        "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
+    },
 }
 
 LOGGING = {
@@ -327,3 +333,6 @@ VALUES_AFTER_ANNOTATION = env_bool("VALUES_AFTER_ANNOTATION", True)
 VALUES_SOLO_SAMPLES = env_int("VALUES_SOLO_SAMPLES", 100)
 VALUES_TABLE_SAMPLES = env_int("VALUES_TABLE_SAMPLES", 16)
 VALUES_SOFT_TIME_LIMIT = env_int("VALUES_SOFT_TIME_LIMIT", 300)
+# A match whose values tasks were sent this long ago, with no values row written since,
+# gets its missing tasks sent again by the beat (requeue_stuck_values).
+VALUES_STUCK_MINUTES = env_int("VALUES_STUCK_MINUTES", 20)

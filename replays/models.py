@@ -85,6 +85,10 @@ class Match(models.Model):
                                     help_text="The seats the current values run prices")
     values_run = models.PositiveIntegerField(default=0)
     values_error = models.TextField(blank=True)
+    values_queued_at = models.DateTimeField(
+        null=True, blank=True,
+        help_text="When the match's values tasks were last sent (requeue_stuck_values "
+                  "looks at it)")
 
     # Set by the upload that stored it when the broker could not be reached (not a column:
     # the row says so by having no annotation_queued_at while queued).

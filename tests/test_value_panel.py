@@ -148,7 +148,9 @@ def test_it_words_every_explanation_from_its_numbers() -> None:
     params = {"best": {"type": "discard", "tile": "9p"}, "actual": {"type": "pass"},
               "win_best": 41.8, "win_actual": 22.0, "points_best": 3.91,
               "points_actual": 1.5, "loss": 2.41, "steps": 1, "tiles_best": 12,
-              "tiles_actual": 8, "wait_best": 8, "wait_actual": 2, "win_points": 16}
+              "tiles_actual": 8, "wait_best": 8, "wait_actual": 2, "win_points": 16,
+              "self_draw": 31.2, "ready_share": 12.5, "pig_actual": 25.0, "pig_best": 6.2,
+              "pig_cost": 1.5}
     for language in ("en", "zh-hans"):
         with translation.override(language):
             for key in SENTENCES:

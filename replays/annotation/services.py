@@ -168,6 +168,7 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
 
     return {
         "decisions": decisions,
+        "best_discards": value_view.best_discards(decisions) if spoilers else None,
         "summary": summary,
         "hand_values": value_view.hand_summary(match, hand_number),
         "match_values": value_view.match_summary(match, seat),

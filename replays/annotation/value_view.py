@@ -76,6 +76,27 @@ def _hand_values(match: Match, hand_number: int,
     return found
 
 
+def best_discards(decisions: Sequence[dict[str, Any]]) -> dict[int, str]:
+    """Per seat, the tile of its best-value choice at this step when that is a discard
+    (the board marks it in the seat's hand).
+
+    >>> best_discards([{"seat": 2, "values": {"best": 1}, "alternatives": [
+    ...     {"index": 0, "action": {"type": "pass"}},
+    ...     {"index": 1, "action": {"type": "discard", "tile": "5m"}}]}])
+    {2: '5m'}
+    """
+    found: dict[int, str] = {}
+    for decision in decisions:
+        values = decision.get("values")
+        if not values:
+            continue
+        action: dict[str, Any] = next((alt["action"] for alt in decision["alternatives"]
+                                       if alt["index"] == values["best"]), {})
+        if action.get("type") == "discard":
+            found[decision["seat"]] = action["tile"]
+    return found
+
+
 def hand_summary(match: Match, hand_number: int) -> list[dict[str, Any]]:
     """Per valued seat of the hand: decisions, best taken, mistakes, points lost."""
     return [dict(row.summary) for row in sorted(_value_rows(match), key=lambda r: r.seat)

@@ -14,6 +14,7 @@ match's caller names the player's seat (``queue_values(match_id, [seat])``).
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Iterable
 from typing import Any
@@ -21,6 +22,9 @@ from typing import Any
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from games.analysis import ENGINE_VERSION
 from games.table import TABLES
@@ -61,9 +65,83 @@ def queue_values(match_id: int, seats: Iterable[int] | None = None) -> int:
     missing = [(hand, seat) for hand in hands for seat in wanted if (hand, seat) not in have]
     status = Match.Status.QUEUED if missing else Match.Status.DONE
     Match.objects.filter(pk=match_id).update(values_seats=wanted, values_status=status,
-                                             values_error="")
+                                             values_error="", values_queued_at=timezone.now())
     for hand_id, seat in missing:
         value_hand.delay(hand_id, seat)
+    return len(missing)
+
+
+def missing_values(match_id: int, seats: Iterable[int]) -> list[tuple[int, int]]:
+    """The (hand, seat) pairs of the match without a values row by the current engine
+    and value model, in hand order."""
+    match = Match.objects.only("pk").get(pk=match_id)
+    have = set(current_values(match).values_list("hand_id", "seat"))
+    hands = Hand.objects.filter(match_id=match_id).order_by("number").values_list(
+        "pk", flat=True)
+    return [(hand, seat) for hand in hands for seat in sorted(seats)
+            if (hand, seat) not in have]
+
+
+# -- Celery beat: stuck values (mahjong_site/settings.py CELERY_BEAT_SCHEDULE) ----------------
+
+WAITING = (Match.Status.QUEUED, Match.Status.RUNNING)
+REQUEUE_BATCH = 200  # matches looked at per run of requeue_stuck_values
+
+
+def _stuck_values(cutoff: dt.datetime) -> Any:
+    recent = HandValues.objects.filter(hand__match=OuterRef("pk"), created_at__gte=cutoff)
+    return (Match.objects.filter(values_status__in=WAITING)
+            .annotate(values_since=Coalesce("values_queued_at", "uploaded_at"))
+            .filter(values_since__lt=cutoff).exclude(Exists(recent)))
+
+
+@shared_task(name="replays.tasks.requeue_stuck_values", acks_late=True, ignore_result=True)
+def requeue_stuck_values() -> int:
+    """Put the values tasks of stuck matches back on the queue; returns how many tasks.
+
+    As ``requeue_stuck`` does for the annotation: a match is stuck when its values have
+    been queued or running for longer than ``VALUES_STUCK_MINUTES``, no values row of it
+    was written meanwhile, and the broker has no message waiting (a backlog is not a
+    loss). Only the missing (hand, seat) rows are sent again, and the match's clock
+    restarts, so it is requeued at most once per period; a stuck match whose rows are
+    all there (its last messages were lost after the work was done) is marked done.
+    """
+    from replays.operations import health
+
+    backlog = health.queue_length()
+    if backlog.waiting:
+        log.info("requeue_stuck_values: %s messages still wait on the broker; nothing "
+                 "requeued", backlog.waiting)
+        return 0
+    now = timezone.now()
+    cutoff = now - dt.timedelta(minutes=settings.VALUES_STUCK_MINUTES)
+    candidates = list(_stuck_values(cutoff).order_by("values_since", "pk").values_list(
+        "pk", flat=True)[:REQUEUE_BATCH])
+    return sum(_requeue_values(match_id, cutoff, now) for match_id in candidates)
+
+
+def _requeue_values(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
+    with transaction.atomic():
+        # Locked and looked at again: another run (or a worker finishing it) may be first.
+        match = _stuck_values(cutoff).select_for_update(skip_locked=True, of=("self",)).filter(
+            pk=match_id).only("pk", "values_seats").first()
+        if match is None:
+            return 0
+        missing = missing_values(match_id, match.values_seats)
+        if not missing:
+            Match.objects.filter(pk=match_id).update(values_status=Match.Status.DONE)
+            log.warning("requeue_stuck_values: match %s was valued already: marked done",
+                        match_id)
+            return 0
+        Match.objects.filter(pk=match_id).update(values_queued_at=now)
+        log.warning("requeue_stuck_values: match %s waited since before %s; %d tasks "
+                    "requeued", match_id, cutoff.isoformat(timespec="seconds"), len(missing))
+
+        def send() -> None:
+            for hand_id, seat in missing:
+                value_hand.delay(hand_id, seat)
+
+        transaction.on_commit(send)
     return len(missing)
 
 

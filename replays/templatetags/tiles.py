@@ -13,7 +13,7 @@ from typing import Any
 
 from django import template
 from django.templatetags.static import static
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
@@ -40,8 +40,10 @@ def tiles(views: list[TileView]) -> SafeString:
 
 
 @register.simple_tag
-def seat_section(seat: SeatView, viewer: int | None) -> SafeString:
-    """One seat of the board: its header, concealed hand, melds and flowers.
+def seat_section(seat: SeatView, viewer: int | None,
+                 best: dict[int, str] | None = None) -> SafeString:
+    """One seat of the board: its header, concealed hand, melds and flowers; ``best`` maps
+    a seat to the tile of its best-value discard at this step, marked in its hand.
 
     Built here rather than in the template: the board is drawn on every step, and a
     template loop over four seats' dozens of flags and tiles was most of a step's cost."""
@@ -75,7 +77,23 @@ def seat_section(seat: SeatView, viewer: int | None) -> SafeString:
                           tiles(seat.flowers)) if seat.flowers else ""
     return format_html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
                        "</div>{}{}</section>", " ".join(classes), seat.name, head,
-                       tiles(seat.hand), melds, flowers)
+                       _hand_html(seat.hand, best.get(seat.seat) if best else None),
+                       melds, flowers)
+
+
+def _hand_html(views: list[TileView], best: str | None) -> SafeString:
+    """A concealed hand's tiles, the first face-up tile of kind ``best`` marked ★ as the
+    best-value discard (a class and a hidden label added to its cached look)."""
+    at = None if best is None else next(
+        (i for i, v in enumerate(views) if v.code == best and not v.hidden), None)
+    if at is None:
+        return tiles(views)
+    view = views[at]
+    plain = _tile_html(view.code, view.wild, view.drawn, view.claimed, view.last, view.hidden,
+                       view.winning)
+    marked = (plain[:-len("</span>")].replace('class="tile', 'class="tile is-best-value', 1)
+              + f'<span class="visually-hidden"> ({escape(_("Best by value"))})</span></span>')
+    return SafeString(tiles(views[:at]) + marked + tiles(views[at + 1:]))
 
 
 @register.simple_tag

@@ -66,6 +66,21 @@ SENTENCES: dict[str, Callable[[], str]] = {
     "contract": lambda: _(
         "Answering %(actual)s instead of %(best)s: played out, the hand ends %(points_actual)s "
         "points on average against %(points_best)s (JX-9)."),
+    "play_on": lambda: _(
+        "%(actual)s scores %(win_points)s points, paid by the discarder alone (SC-6.1), and "
+        "takes you out of the hand (SC-3.2). Playing on instead (SC-3.3, %(best)s) won later "
+        "in %(win_best)s%% of the redeals, %(self_draw)s%% by self-draw, which every player "
+        "still in pays (SC-6.2), and kept a ready hand to the wall's end that collected 查大叫 "
+        "from the players not ready (SC-6.4b) in %(ready_share)s%%: %(points_best)s points on "
+        "average against %(points_actual)s for the hand. The redeals give the others random "
+        "tiles, so they are ready less often than real players late in a hand: this favours "
+        "playing on."),
+    "flower_pig": lambda: _(
+        "%(actual)s instead of %(best)s: played out, you still held a tile of your void suit "
+        "when the wall ran out in %(pig_actual)s%% of the redeals against %(pig_best)s%% — a "
+        "花猪 pays every other player still in the cap (查花猪, SC-6.4a). That cost "
+        "%(pig_cost)s points on average of the %(loss)s lost (%(points_actual)s points "
+        "against %(points_best)s)."),
     "claim": lambda: _(
         "%(actual)s instead of %(best)s: played out at the table, the hand ends "
         "%(points_actual)s points on average against %(points_best)s (win chance "
@@ -91,8 +106,9 @@ def alternative_rows(decision: dict[str, Any]) -> SafeString:
     Built here rather than in the template: a step shows up to a dozen alternatives, each
     with its waits, and the template's loop over them was most of a step's render time."""
     labels = _labels(get_language() or "")
-    actual, valued = decision.get("actual"), bool(decision.get("values"))
-    return SafeString("".join(_alternative_row(alt, actual, valued, labels)
+    actual, values = decision.get("actual"), decision.get("values")
+    cannot = frozenset(values.get("cannot", ())) if values else frozenset()
+    return SafeString("".join(_alternative_row(alt, actual, bool(values), cannot, labels)
                               for alt in decision["alternatives"]))
 
 
@@ -103,11 +119,12 @@ def _labels(language: str) -> dict[str, str]:
             "waits": _("Waits"), "wall": _("With the real wall"), "win": _("Win chance"),
             "points": _("Expected points"), "against": _("Against the best"),
             "best_title": _("Best by value"), "best": _("best"), "wins": _("win"),
-            "no_win": _("no win with these draws"), "not_played": _("not played out")}
+            "no_win": _("no win with these draws"), "not_played": _("not played out"),
+            "cannot": _("not a choice here: no discard leaves the hand ready (PT-5.3)")}
 
 
 def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
-                     labels: dict[str, str]) -> SafeString:
+                     cannot: frozenset[int], labels: dict[str, str]) -> SafeString:
     is_actual = alt["index"] == actual
     classes = ("best" if alt["rank"] == 1 else "") + (" actual" if is_actual else "")
     action = alt["action"]
@@ -130,7 +147,7 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
         labels["waits"], SafeString("".join(_wait(w) for w in alt.get("waits", []))),
         labels["wall"], _counterfactual(alt.get("counterfactual"), labels))
     if valued:
-        cells = format_html("{}{}", cells, _value_cells(value, labels))
+        cells = format_html("{}{}", cells, _value_cells(value, alt["index"] in cannot, labels))
     return format_html('<tr data-alternative="{}" class="{}">{}</tr>', alt["index"], classes,
                        cells)
 
@@ -154,12 +171,14 @@ def _counterfactual(found: dict[str, Any] | None, labels: dict[str, str]) -> str
         "p": found.get("points")}
 
 
-def _value_cells(value: dict[str, Any] | None, labels: dict[str, str]) -> SafeString:
+def _value_cells(value: dict[str, Any] | None, not_a_choice: bool,
+                 labels: dict[str, str]) -> SafeString:
     if not value:
         return format_html(
             '<td class="alt-win" data-label="{}">–</td><td class="alt-points" data-label="{}">'
             '–</td><td class="alt-value" data-label="{}">{}</td>', labels["win"],
-            labels["points"], labels["against"], labels["not_played"])
+            labels["points"], labels["against"],
+            labels["cannot"] if not_a_choice else labels["not_played"])
     low, high = value["ci95"]["expected_points"]
     severity = value.get("severity", "")
     verdict = (labels["best"] if value.get("is_best") else format_html(
