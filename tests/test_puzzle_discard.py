@@ -215,13 +215,25 @@ def test_it_rates_a_first_answer_and_serves_discards_in_training(
 @pytest.mark.django_db(transaction=True)
 @override_settings(VALUES_AFTER_ANNOTATION=True, VALUES_SOLO_SAMPLES=40, VALUES_TABLE_SAMPLES=4)
 def test_it_harvests_discards_from_a_public_replays_values(alice: Any) -> None:
-    with transaction.atomic():
-        match = store_document(bot_document(2, variant="sichuan", hands=1), owner=alice,
-                               uploader_seat=0, visibility=Match.Visibility.PUBLIC)
-    match.refresh_from_db()
-    assert match.values_status == Match.Status.DONE, match.values_error
-    made = Puzzle.objects.filter(match=match, kind=Puzzle.Kind.DISCARD)
-    assert made.exists(), "the values pass's clearly best discard became a puzzle"
+    """The first bot hands whose values pass finds a clearly best discard: each such spot
+    (up to the match's limit) becomes a puzzle, and nothing else does."""
+    from replays.puzzles.discards import discard_spots_of
+
+    for seed in range(2, 14):
+        with transaction.atomic():
+            match = store_document(bot_document(seed, variant="sichuan", hands=1),
+                                   owner=alice, uploader_seat=0,
+                                   visibility=Match.Visibility.PUBLIC)
+        match.refresh_from_db()
+        assert match.values_status == Match.Status.DONE, match.values_error
+        spots = {(s.hand, s.event, s.seat) for s in discard_spots_of(match)}
+        made = Puzzle.objects.filter(match=match, kind=Puzzle.Kind.DISCARD)
+        assert len(made) == min(len(spots), puzzles.SPOTS_PER_MATCH)
+        assert {(p.hand_number, p.event_number, p.seat) for p in made} <= spots
+        if spots:
+            break
+    else:
+        pytest.fail("no clearly best discard in twelve bot hands' values")
     before = sorted(made.values_list("pk", flat=True))
     puzzles.harvest(match)  # idempotent
     assert sorted(Puzzle.objects.filter(match=match, kind="discard").values_list(
