@@ -22,6 +22,8 @@ from games.variants import Hit, Option, PatternDef, Score, Variant, pattern_tabl
 
 # -- Jiaxing ------------------------------------------------------------------
 
+_NEEDS_PATTERN = Message("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和")
+
 def successor(kind: int) -> int:
     """JX-4: the indicator's successor within its cycle (1–9 per suit, winds, dragons).
 
@@ -185,12 +187,13 @@ class Jiaxing(Variant):
         if position.self_draw and position.robbing_kong:
             raise PositionError("self_draw and robbing_kong can't both be true")
         if not position.own_draw and not position.robbing_kong:
-            return "JX-5.1: Jiaxing wins only by self-draw or by robbing a kong, never on a discard"
+            return Message("JX-5.1: Jiaxing wins only by self-draw or by robbing a kong, never on a "
+                           "discard")
         if position.robbing_kong:
             if position.is_wild(position.win_tile):
-                return "JX-2.9: a wildcard is never part of a kong, so it can't be robbed"
+                return Message("JX-2.9: a wildcard is never part of a kong, so it can't be robbed")
             if cls._wins_on_everything(position):
-                return ("JX-8: a hand that would win on every tile kind may not rob a kong")
+                return Message("JX-8: a hand that would win on every tile kind may not rob a kong")
         return None
 
     @classmethod
@@ -258,7 +261,7 @@ class Jiaxing(Variant):
                 if tai and (best is None or tai > best[0]):
                     best = (tai, features, reading.with_free_kinds(kinds) if kinds else reading)
         if best is None:
-            return Score.no_win("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和")
+            return Score.no_win(_NEEDS_PATTERN)
         tai, features, reading = best
         if reading.free_kinds:
             reading = reading.with_free_kinds([_shown_kind(position, k) for k in reading.free_kinds])

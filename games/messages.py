@@ -75,6 +75,21 @@ def message_of(error: BaseException) -> str:
     return first if isinstance(first, Message) else str(error)
 
 
+def after_rule(message: str) -> str:
+    """A message that starts with its rule id ("JX-5.3: needs ..."), without it; a
+    :class:`Message` stays one (its template loses the rule too).
+
+    >>> after_rule(Message("{rule}: no legal reading", rule="C-3")).template
+    'no legal reading'
+    >>> after_rule("JX-5.3: needs 对对和")
+    'needs 对对和'
+    """
+    _, _, sentence = message.partition(": ")
+    if isinstance(message, Message):
+        return Message(message.template.partition(": ")[2], **message.params)
+    return sentence
+
+
 def template_of(message: str) -> tuple[str, dict[str, Any]]:
     """The template and parameters of a message; a plain string is its own template.
 

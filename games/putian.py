@@ -190,13 +190,13 @@ class Putian(Variant):
     def context_problem(cls, position: Position) -> str | None:
         assert position.win_tile is not None
         if position.robbing_gold and not position.is_wild(position.win_tile):
-            return "PT-5.5: robbing the gold takes one of the turned-up golds"
+            return Message("PT-5.5: robbing the gold takes one of the turned-up golds")
         own = position.own_draw or position.robbing_gold
         if not own and position.is_wild(position.win_tile):
-            return "PT-2: golds are never discarded, so no one wins on a discarded gold"
+            return Message("PT-2: golds are never discarded, so no one wins on a discarded gold")
         if position.bomb and not (position.own_draw and cls.bomb(position)):
-            return ("PT-5.6: a bomb needs 3 golds of one kind or 4 or more golds, on one's "
-                    "own turn")
+            return Message("PT-5.6: a bomb needs 3 golds of one kind or 4 or more golds, on "
+                           "one's own turn")
         return None
 
     @classmethod

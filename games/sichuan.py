@@ -196,10 +196,10 @@ class Sichuan(Variant):
         tiles = [*position.hand, *(t for m in position.melds for t in m.tiles)]
         suits = {t.kind // 9 for t in tiles}
         if position.void is not None and position.void in suits:
-            return (f"SC-4.2: the hand holds its void suit {'mps'[position.void]}; "
-                    "no win before it is gone")
+            return Message("SC-4.2: the hand holds its void suit {suit}; no win before it is "
+                           "gone", suit="mps"[position.void])
         if len(suits) == 3:
-            return "SC-4.2: a winning hand has at most two suits (缺一门)"
+            return Message("SC-4.2: a winning hand has at most two suits (缺一门)")
         if position.self_draw and position.robbing_kong:
             raise PositionError("self_draw and robbing_kong can't both be true")
         return None

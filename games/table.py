@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from games.events import Event
-from games.messages import Message, template_of
+from games.messages import Message, after_rule, template_of
 from games.position import Position
 from games.settlement import Payment, deltas_of, house_of
 from games.tiles import TILES, Meld, Tile
@@ -1032,12 +1032,12 @@ class Table:
         score = self.variant.score(position)
         self.scored_position = position
         if not score.win:
-            reason = score.reason or "not a winning hand"
+            reason = score.reason or Message("not a winning hand")
             rule, _, sentence = reason.partition(": ")
             raise RuleViolation(
                 rule if sentence else self.variant.SHAPE_RULE,
                 Message("{player} can't win on {tile}: {reason}", player=self.name(seat),
-                        tile=tile, reason=sentence or reason),
+                        tile=tile, reason=after_rule(reason) if sentence else reason),
             )
         return score
 

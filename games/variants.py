@@ -488,8 +488,8 @@ class Variant:
     @classmethod
     def best_value(cls, position: Position, found: Sequence[Reading]) -> Score:
         if not found:
-            return Score.no_win(f"{cls.SHAPE_RULE}: the tiles don't form "
-                                f"{cls.SETS} sets and a pair")
+            return Score.no_win(Message("{rule}: the tiles don't form {n} sets and a pair",
+                                        rule=cls.SHAPE_RULE, n=cls.SETS))
         best: Score | None = None
         failure: Score | None = None
         for reading in found:
@@ -501,7 +501,8 @@ class Variant:
         if best is not None and best.read_as is not None:
             # Formatting is slow next to scoring: only the chosen reading is shown.
             best.reading = reading_text(*best.read_as)
-        return best or failure or Score.no_win(f"{cls.SHAPE_RULE}: no legal reading")
+        return best or failure or Score.no_win(Message("{rule}: no legal reading",
+                                                          rule=cls.SHAPE_RULE))
 
     @classmethod
     def rank(cls, result: Score) -> tuple[int, ...]:
