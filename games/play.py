@@ -46,7 +46,7 @@ from games.analysis import outcomes_now
 from games.bots import Bot, Dealer, deal_hand
 from games.log import MAX_NAME, Event, Hand, LogError, Match, read_event
 from games.match import HandResult, Replayer
-from games.messages import Message
+from games.messages import Message, message_of
 from games.position import PositionError
 from games.registry import VARIANTS
 from games.table import Action, Phase, RuleViolation, Table, Win
@@ -716,7 +716,7 @@ def _checked_start(variant: Any, seed: Any, seat: Any, hands: Any, rules: Any,
     try:
         checked = VARIANTS[variant].check_rules(dict(rules or {}))
     except (PositionError, TypeError, ValueError) as error:
-        raise PlayError(str(error)) from None
+        raise PlayError(message_of(error)) from None
     return checked, seat
 
 

@@ -328,3 +328,15 @@ def test_it_shows_a_refused_leave_in_chinese(client: Client) -> None:
     shown = visible(response.content.decode())
     assert "SC-2: 请先定缺" in shown, shown
     assert "void suit first" not in shown
+
+
+@pytest.mark.django_db
+def test_it_shows_a_refused_rules_option_of_the_start_form_in_chinese(client: Client) -> None:
+    response = client.post("/play/", {"variant": "jiaxing", "seat": "random", "hands": 1,
+                                      "speed": 0, "jiaxing-base": "0"}, **ZH)
+    assert response.status_code == 400
+    found = re.search(r'<p class="error" role="alert">(.*?)</p>', response.content.decode(),
+                      re.S)
+    assert found
+    shown = visible(found.group(1))
+    assert "规则选项 'base' 必须是" in shown and "must be" not in shown, shown

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games.messages import message_of
 from games.play import MAX_HANDS, IllegalAction, PlayError, StaleStep
 from games.registry import NAMES
 from replays.htmx import HtmxHttpRequest, wants_fragment
@@ -102,7 +103,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                     speed=form.cleaned_data["speed"])
                 row = services.start(request, choice)
             except PlayError as refused:
-                error = str(refused)
+                error = refusal(None, message_of(refused))
             else:
                 return redirect(row.get_absolute_url())
         status = 400
