@@ -340,3 +340,18 @@ def test_it_shows_a_refused_rules_option_of_the_start_form_in_chinese(client: Cl
     assert found
     shown = visible(found.group(1))
     assert "规则选项 'base' 必须是" in shown and "must be" not in shown, shown
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("text", ['{"format" "mahjong-log/1"}', '{"format": 1 "x": 2}', "[1,]",
+                                  '{"format": "mahjong-log/1"} x', '{"a": "\\q"}'])
+def test_it_shows_a_document_that_is_no_json_in_chinese(client: Client, alice: Any,
+                                                        text: str) -> None:
+    client.force_login(alice)
+    response = client.post("/upload/", {"title": "", "visibility": "public", "text": text},
+                           **ZH)
+    items = re.findall(r'<li class="error">(.*?)</li>', response.content.decode(), re.S)
+    assert items
+    shown = visible(items[0])
+    assert "文档不是有效的 JSON：第 1 行第" in shown, shown
+    assert not re.search(r"[A-Za-z]{3,}", shown.rsplit("：", 1)[-1]), shown  # the parser's why

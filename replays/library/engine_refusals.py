@@ -282,6 +282,16 @@ CATALOGUE: dict[str, Promise] = {
     "rules option {name!r} must be one of {choices}, not {value!r}": pgettext_lazy("engine refusal", "rules option {name!r} must be one of {choices}, not {value!r}"),
     "rules option {name!r} must be true or false": pgettext_lazy("engine refusal", "rules option {name!r} must be true or false"),
     "rules option {name!r} must be an integer from {low} to {high}, not {value!r}": pgettext_lazy("engine refusal", "rules option {name!r} must be an integer from {low} to {high}, not {value!r}"),
+    # the JSON parser's own sentences, shown after "the document is not valid JSON:"
+    "Expecting property name enclosed in double quotes": pgettext_lazy("engine refusal", "Expecting property name enclosed in double quotes"),
+    "Expecting ':' delimiter": pgettext_lazy("engine refusal", "Expecting ':' delimiter"),
+    "Expecting ',' delimiter": pgettext_lazy("engine refusal", "Expecting ',' delimiter"),
+    "Expecting value": pgettext_lazy("engine refusal", "Expecting value"),
+    "Extra data": pgettext_lazy("engine refusal", "Extra data"),
+    "Unterminated string starting at": pgettext_lazy("engine refusal", "Unterminated string starting at"),
+    "Invalid \\escape": pgettext_lazy("engine refusal", "Invalid \\escape"),
+    "Invalid \\uXXXX escape": pgettext_lazy("engine refusal", "Invalid \\uXXXX escape"),
+    "Invalid control character at": pgettext_lazy("engine refusal", "Invalid control character at"),
 }
 
 _VARIANTS: dict[str, Promise] = {
@@ -337,6 +347,7 @@ def _param(name: str, value: Any) -> Any:
             return wind_name(value)
         if name == "suit":
             return suit_name(value)
-        if name == "reason":
-            return engine_text.translate(value)
+        if name in ("reason", "detail"):
+            found = CATALOGUE.get(value)
+            return str(found) if found is not None else engine_text.translate(value)
     return value
