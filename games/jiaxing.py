@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from games import settlement
 from games.events import Event
+from games.messages import Message
 from games.position import Position, PositionError
 from games.reading import Reading
 from games.table import Action, HandSetup, Phase, RuleViolation, Table
@@ -20,6 +21,8 @@ from games.tiles import TILES, Meld, Tile, counts_of
 from games.variants import Hit, Option, PatternDef, Score, Variant, pattern_table, reading_text
 
 # -- Jiaxing ------------------------------------------------------------------
+
+_NEEDS_PATTERN = Message("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和")
 
 def successor(kind: int) -> int:
     """JX-4: the indicator's successor within its cycle (1–9 per suit, winds, dragons).
@@ -58,7 +61,7 @@ class Jiaxing(Variant):
     SHAPE_RULE = "JX-5.2"
     SETUP_RULE = "JX-1"
     WILDCARD_RULE = "JX-4"
-    WILDCARDS_WANTED = 'one wildcard kind, like ["5m"]'
+    WILDCARDS_WANTED = Message('one wildcard kind, like ["5m"]')
     HAND_FIELDS = ("dealer", "round_wind", "dice", "wildcards", "indicator", "bank", "deal",
                    "wall", "events")
     REQUIRED_FIELDS = {**Variant.REQUIRED_FIELDS, "wildcards": "JX-4", "round_wind": "JX-3"}
@@ -184,12 +187,13 @@ class Jiaxing(Variant):
         if position.self_draw and position.robbing_kong:
             raise PositionError("self_draw and robbing_kong can't both be true")
         if not position.own_draw and not position.robbing_kong:
-            return "JX-5.1: Jiaxing wins only by self-draw or by robbing a kong, never on a discard"
+            return Message("JX-5.1: Jiaxing wins only by self-draw or by robbing a kong, never on a "
+                           "discard")
         if position.robbing_kong:
             if position.is_wild(position.win_tile):
-                return "JX-2.9: a wildcard is never part of a kong, so it can't be robbed"
+                return Message("JX-2.9: a wildcard is never part of a kong, so it can't be robbed")
             if cls._wins_on_everything(position):
-                return ("JX-8: a hand that would win on every tile kind may not rob a kong")
+                return Message("JX-8: a hand that would win on every tile kind may not rob a kong")
         return None
 
     @classmethod
@@ -257,7 +261,7 @@ class Jiaxing(Variant):
                 if tai and (best is None or tai > best[0]):
                     best = (tai, features, reading.with_free_kinds(kinds) if kinds else reading)
         if best is None:
-            return Score.no_win("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和")
+            return Score.no_win(_NEEDS_PATTERN)
         tai, features, reading = best
         if reading.free_kinds:
             reading = reading.with_free_kinds([_shown_kind(position, k) for k in reading.free_kinds])
@@ -396,21 +400,24 @@ class JiaxingTable(Table):
         if self.is_wild(tile.kind):
             raise RuleViolation(
                 "JX-2.9",
-                f"{self.name(seat)} can't {what} {tile}: wildcards never take part in a "
-                "chow, pung or kong",
+                Message("{player} can't {what} {tile}: wildcards never take part in a "
+                        "chow, pung or kong", player=self.name(seat), what=what, tile=tile),
             )
         if self.seats[seat].gave_up:
-            raise RuleViolation("JX-9", f"{self.name(seat)} gave up and only draws and discards")
+            raise RuleViolation("JX-9", Message("{player} gave up and only draws and discards",
+                                                player=self.name(seat)))
 
     def check_claimer(self, seat: int, what: str) -> None:
         if self.seats[seat].gave_up:
             raise RuleViolation(
-                "JX-9", f"{self.name(seat)} can't {what}: they gave up and only draw and discard"
+                "JX-9", Message("{player} can't {what}: they gave up and only draw and discard",
+                                player=self.name(seat), what=what)
             )
 
     def check_winner(self, seat: int) -> None:
         if self.seats[seat].gave_up:
-            raise RuleViolation("JX-9", f"{self.name(seat)} gave up and can't win this hand")
+            raise RuleViolation("JX-9", Message("{player} gave up and can't win this hand",
+                                                player=self.name(seat)))
 
     def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
         super()._after_claim(actor, discarder, then)
@@ -438,14 +445,16 @@ class JiaxingTable(Table):
         actor = self._actor(event)
         if self.phase is not Phase.CONTRACT:
             raise RuleViolation(
-                "JX-9", f"{self.name(actor)} can't answer a contract: no contract was just formed"
+                "JX-9", Message("{player} can't answer a contract: no contract was just formed",
+                                player=self.name(actor))
             )
         if not (actor == self.contract_queue[0]):
             raise RuleViolation(
                 "JX-9",
-                f"{self.name(self.contract_queue[0])} answers the contract first "
-                "(in playing order)",
+                Message("{player} answers the contract first (in playing order)",
+                        player=self.name(self.contract_queue[0])),
             )
+
         self.settlement_notes.append(f"JX-9 {event.choice}")
         if event.choice == "give_up":
             self.seats[actor].gave_up = True

@@ -52,6 +52,7 @@ from typing import Any, TypeVar
 
 from games import readers
 from games.events import Event
+from games.messages import Message, message_of, template_of
 from games.position import PositionError
 from games.readers import BANK_ITEMS, ReadError, json_type, show
 from games.registry import VARIANTS, variant_named
@@ -132,8 +133,19 @@ class LogError(ValueError):
         text = f"{', '.join(where)}: {self.message}" if where else self.message
         return f"{text} ({self.rule})" if self.rule else text
 
+    @property
+    def template(self) -> str:
+        """The message's template (:class:`games.messages.Message`), for translations."""
+        return template_of(self.message)[0]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
+        return template_of(self.message)[1]
+
     def to_json(self) -> dict[str, Any]:
         """The error as the command line's ``validate`` reports it."""
+
         return {"hand": self.hand, "event": self.event, "rule": self.rule,
                 "message": self.message}
 
@@ -257,7 +269,7 @@ def loads(text: str) -> MatchLog:
     if not isinstance(text, str):
         raise TypeError(f"loads() takes the document's text, not {type(text).__name__}")
     if len(text) > MAX_CHARS:
-        raise LogError(f"the document is longer than {MAX_CHARS:,} characters")
+        raise LogError(Message("the document is longer than {n:,} characters", n=MAX_CHARS))
     # The exact depth scan costs as much as parsing; large documents skip it, since the
     # strict reader rejects any unexpected structure and the parser's recursion guard
     # stops absurd depths.
@@ -271,15 +283,17 @@ def loads(text: str) -> MatchLog:
     except LogError:
         raise
     except json.JSONDecodeError as error:
-        raise LogError(f"the document is not valid JSON: {error.msg} at line {error.lineno}, "
-                       f"column {error.colno}") from None
+        raise LogError(Message("the document is not valid JSON: {detail} at line {line}, "
+                               "column {column}", detail=error.msg, line=error.lineno,
+                               column=error.colno)) from None
     except RecursionError:
         raise _too_deep() from None
     except ValueError as error:
         if "integer string conversion" in str(error):
-            raise LogError("an integer in the document is too large (thousands of digits)") \
-                from None
-        raise LogError(f"the document is not valid JSON: {error}") from None
+            raise LogError(Message("an integer in the document is too large (thousands of "
+                                   "digits)")) from None
+        raise LogError(Message("the document is not valid JSON: {detail}",
+                               detail=str(error))) from None
     return read_log(data)
 
 
@@ -288,8 +302,8 @@ _DOCUMENT_FIELDS = ("format", "variant", "title", "played_at", "players", "rules
 
 
 def _too_deep() -> LogError:
-    return LogError(f"the document is nested more than {MAX_DEPTH} levels deep "
-                    "(a mahjong-log/1 document needs 5)")
+    return LogError(Message("the document is nested more than {n} levels deep "
+                            "(a mahjong-log/1 document needs 5)", n=MAX_DEPTH))
 
 
 def read_log(data: Any) -> MatchLog:
@@ -308,20 +322,23 @@ def read_log(data: Any) -> MatchLog:
 
 def _read_log(data: Any) -> MatchLog:
     if not isinstance(data, dict):
-        raise LogError(f"a {FORMAT} document is a JSON object, not {json_type(data)}")
+        raise LogError(Message("a {format} document is a JSON object, not {type}",
+                               format=FORMAT, type=json_type(data)))
     _check_format(data)
-    readers.no_unknown_fields(data, _DOCUMENT_FIELDS, "the document")
-    variant = _variant(readers.required(data, "variant", "the document"))
-    players = _players(readers.required(data, "players", "the document"))
+    document = Message("the document")
+    readers.no_unknown_fields(data, _DOCUMENT_FIELDS, document)
+    variant = _variant(readers.required(data, "variant", document))
+    players = _players(readers.required(data, "players", document))
     rules_written = "rules" in data
     rules = _rules(variant, data.get("rules", {}))
     title = _optional(data, "title", _title)
     played_at = _optional(data, "played_at", _played_at)
-    raw_hands = readers.required(data, "hands", "the document")
+    raw_hands = readers.required(data, "hands", document)
     if not isinstance(raw_hands, list) or not raw_hands:
-        raise LogError("hands must be a non-empty array of hands")
+        raise LogError(Message("hands must be a non-empty array of hands"))
     if len(raw_hands) > MAX_HANDS:
-        raise LogError(f"the document has {len(raw_hands)} hands; at most {MAX_HANDS} are read")
+        raise LogError(Message("the document has {n} hands; at most {most} are read",
+                               n=len(raw_hands), most=MAX_HANDS))
     hands = tuple(_located(index, None, _hand, raw, variant, players)
                   for index, raw in enumerate(raw_hands, 1))
     return MatchLog(variant.name, players, hands, rules, title, played_at, rules_written)
@@ -428,14 +445,14 @@ def _unique_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
         seen: set[str] = set()
         for key, _ in pairs:
             if key in seen:
-                raise LogError(f"the field {json.dumps(key, ensure_ascii=False)} appears "
-                               "twice in one object")
+                raise LogError(Message("the field {field} appears twice in one object",
+                                       field=json.dumps(key, ensure_ascii=False)))
             seen.add(key)
     return out
 
 
 def _no_constant(name: str) -> Any:
-    raise LogError(f"{name} is not a JSON number")
+    raise LogError(Message("{name} is not a JSON number", name=name))
 
 
 # -- the document -------------------------------------------------------------
@@ -443,37 +460,42 @@ def _no_constant(name: str) -> Any:
 
 def _check_format(data: dict[str, Any]) -> None:
     if "format" not in data:
-        raise LogError(f'format is missing: a {FORMAT} document has "format": "{FORMAT}"')
+        raise LogError(Message('format is missing: a {format} document has "format": '
+                               '"{format}"', format=FORMAT))
     if data["format"] != FORMAT or not isinstance(data["format"], str):
-        raise LogError(f'format must be exactly "{FORMAT}", not {show(data["format"])}')
+        raise LogError(Message('format must be exactly "{format}", not {value}',
+                               format=FORMAT, value=show(data["format"])))
 
 
 def _variant(value: Any) -> type[Variant]:
     try:
         return variant_named(value)
     except PositionError as error:
-        raise LogError(str(error)) from None
+        raise LogError(message_of(error)) from None
 
 
 def _players(value: Any) -> tuple[str, str, str, str]:
     if not isinstance(value, list) or len(value) != 4:
-        count = f"{len(value)} names" if isinstance(value, list) else json_type(value)
-        raise LogError(f"players must be an array of four names, seat 0 first, not {count}",
-                       rule="C-2")
+        count = (Message("{n} names", n=len(value)) if isinstance(value, list)
+                 else json_type(value))
+        raise LogError(Message("players must be an array of four names, seat 0 first, "
+                               "not {count}", count=count), rule="C-2")
     for seat, name in enumerate(value):
-        _text(f"the name of seat {seat}", name, MAX_NAME)
+        _text(Message("the name of seat {seat}", seat=seat), name, MAX_NAME)
     return value[0], value[1], value[2], value[3]
 
 
 def _text(what: str, value: Any, longest: int) -> str:
     text = readers.read_string(value, what)
     if not text.strip():
-        raise LogError(f"{what} is empty")
+        raise LogError(Message("{what} is empty", what=what))
     if len(text) > longest:
-        raise LogError(f"{what} is {len(text)} characters long; at most {longest} are allowed")
+        raise LogError(Message("{what} is {n} characters long; at most {most} are allowed",
+                               what=what, n=len(text), most=longest))
     bad = next((c for c in text if unicodedata.category(c) in ("Cc", "Cs")), None)
     if bad is not None:
-        raise LogError(f"{what} contains the control character U+{ord(bad):04X}")
+        raise LogError(Message("{what} contains the control character U+{code:04X}",
+                               what=what, code=ord(bad)))
     return text
 
 
@@ -483,45 +505,52 @@ def _title(value: Any) -> str:
 
 def _played_at(value: Any) -> str:
     if not isinstance(value, str):
-        raise LogError(f"played_at must be an ISO 8601 time string, not {json_type(value)}")
+        raise LogError(Message("played_at must be an ISO 8601 time string, not {type}",
+                               type=json_type(value)))
     if not _DATE_TIME.fullmatch(value):
-        raise LogError(f"played_at must be an ISO 8601 time like 2026-11-20T19:30:00+08:00, "
-                       f"not {show(value)}")
+        raise LogError(Message("played_at must be an ISO 8601 time like "
+                               "2026-11-20T19:30:00+08:00, not {value}", value=show(value)))
     try:
         datetime.fromisoformat(value)
     except ValueError:
-        raise LogError(f"played_at {show(value)} is no real date and time") from None
+        raise LogError(Message("played_at {value} is no real date and time",
+                               value=show(value))) from None
     return value
 
 
 def _rules(variant: type[Variant], value: Any) -> dict[str, int | str | bool]:
     if not isinstance(value, dict):
-        raise LogError(f"rules must be an object of options, not {json_type(value)}")
+        raise LogError(Message("rules must be an object of options, not {type}",
+                               type=json_type(value)))
     for name, option in value.items():
         if name not in variant.OPTIONS:
-            raise LogError(f"unknown {variant.name} rules option {show(name)} (known: "
-                           f"{', '.join(variant.OPTIONS) or 'none'})")
+            raise LogError(Message("unknown {variant} rules option {name} (known: {known})",
+                                   variant=variant.name, name=show(name),
+                                   known=", ".join(variant.OPTIONS) or Message("none")))
         if not isinstance(option, int | str) or isinstance(option, str) and len(option) > 64:
-            raise LogError(f"rules option {show(name)} must be a number, a name or "
-                           f"true/false, not {show(option)}")
+            raise LogError(Message("rules option {name} must be a number, a name or "
+                                   "true/false, not {value}", name=show(name),
+                                   value=show(option)))
         if type(option) is int and abs(option) > MAX_OPTION:
-            raise LogError(f"rules option {show(name)} is too large (at most {MAX_OPTION:,})")
+            raise LogError(Message("rules option {name} is too large (at most {most:,})",
+                                   name=show(name), most=MAX_OPTION))
     try:
         return variant.check_rules(value)
     except PositionError as error:
-        raise LogError(str(error)) from None
+        raise LogError(message_of(error)) from None
 
 
 # -- hands --------------------------------------------------------------------
 
 def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> HandLog:
-    readers.read_object(raw, "a hand")
+    readers.read_object(raw, Message("a hand"))
     for key in raw:
         if key not in variant.HAND_FIELDS:
             message, rule = _foreign_hand_field(key, variant)
             raise LogError(message, rule=rule)
+    the_hand = Message("the hand")
     for key, rule in variant.REQUIRED_FIELDS.items():
-        readers.required(raw, key, "the hand", rule)
+        readers.required(raw, key, the_hand, rule)
     dealer = readers.read_seat(raw["dealer"], "dealer")
     return HandLog(
         dealer=dealer,
@@ -541,18 +570,20 @@ def _foreign_hand_field(key: str, variant: type[Variant]) -> tuple[str, str | No
     name = variant.name
     for owner in VARIANTS.values():
         if key in owner.OWN_FIELDS:
-            return f"{key} is a {owner.name} field; {name} hands have none", owner.OWN_FIELDS[key]
+            return (Message("{field} is a {owner} field; {variant} hands have none", field=key,
+                            owner=owner.name, variant=name), owner.OWN_FIELDS[key])
     if key == "wildcards":
-        return (f"{name} plays without wildcards: a {name} hand has no wildcards field",
-                variant.WILDCARD_RULE)
-    return (f"unknown hand field {show(key)} (the fields of a {name} hand: "
-            f"{', '.join(variant.HAND_FIELDS)})", None)
+        return (Message("{variant} plays without wildcards: a {variant} hand has no "
+                        "wildcards field", variant=name), variant.WILDCARD_RULE)
+    return (Message("unknown hand field {field} (the fields of a {variant} hand: {known})",
+                    field=show(key), variant=name, known=", ".join(variant.HAND_FIELDS)), None)
 
 
 def _dice(value: Any) -> tuple[int, int]:
     if (not isinstance(value, list) or len(value) != 2
             or any(type(d) is not int or not 1 <= d <= 6 for d in value)):
-        raise LogError(f"dice must be two integers 1–6 like [3, 5], not {show(value)}")
+        raise LogError(Message("dice must be two integers 1–6 like [3, 5], not {value}",
+                               value=show(value)))
     return value[0], value[1]
 
 
@@ -561,7 +592,8 @@ def _wildcards(variant: type[Variant], value: Any) -> tuple[Tile, ...]:
     rule = variant.WILDCARD_RULE
     description = variant.WILDCARDS_WANTED
     if not isinstance(value, list) or len(value) != wanted:
-        raise LogError(f"wildcards must list {description}, not {show(value)}", rule=rule)
+        raise LogError(Message("wildcards must list {wanted}, not {value}", wanted=description,
+                               value=show(value)), rule=rule)
     tiles = readers.read_wildcards(value, rule=rule)
     for tile in tiles:
         _check_played("wildcards", tile, variant)
@@ -570,8 +602,8 @@ def _wildcards(variant: type[Variant], value: Any) -> tuple[Tile, ...]:
 
 def _bank(value: Any) -> tuple[str, ...]:
     if isinstance(value, list) and len(value) > 4 * MAX_HANDS:
-        raise LogError(f"bank holds {len(value)} carried fans; at most {4 * MAX_HANDS}",
-                       rule="JX-7.11")
+        raise LogError(Message("bank holds {n} carried fans; at most {most}", n=len(value),
+                               most=4 * MAX_HANDS), rule="JX-7.11")
     return readers.read_bank(value)
 
 
@@ -583,31 +615,36 @@ def _deal(value: Any, dealer: int, variant: type[Variant],
           players: Sequence[str]) -> tuple[tuple[Tile, ...], ...]:
     rule = variant.SETUP_RULE
     if not isinstance(value, list) or len(value) != 4:
-        raise LogError("deal must be four arrays of tiles, one per seat, seat 0 first, "
-                       f"not {show(value)}", rule=rule)
+        raise LogError(Message("deal must be four arrays of tiles, one per seat, seat 0 first, "
+                               "not {value}", value=show(value)), rule=rule)
     others = 3 * variant.SETS + 1
     seats: list[tuple[Tile, ...]] = []
     for seat, tiles in enumerate(value):
-        who = f"seat {seat} ({players[seat]})"
+        who = Message("seat {seat} ({player})", seat=seat, player=players[seat])
         if not isinstance(tiles, list):
-            raise LogError(f"the deal of {who} must be an array of tiles, not {json_type(tiles)}",
-                           rule=rule)
+            raise LogError(Message("the deal of {who} must be an array of tiles, not {type}",
+                                   who=who, type=json_type(tiles)), rule=rule)
         wanted = others + 1 if seat == dealer else others
         if len(tiles) != wanted:
-            role = "the dealer starts" if seat == dealer else "a player other than the dealer starts"
-            raise LogError(f"{who} is dealt {len(tiles)} tiles; in {variant.name} {role} "
-                           f"with {wanted}", rule=rule)
-        seats.append(tuple(_tile(f"the deal of {who}", t, variant) for t in tiles))
+            raise LogError(Message("{who} is dealt {n} tiles; in {variant} the dealer starts "
+                                   "with {want}" if seat == dealer else
+                                   "{who} is dealt {n} tiles; in {variant} a player other than "
+                                   "the dealer starts with {want}", who=who, n=len(tiles),
+                                   variant=variant.name, want=wanted), rule=rule)
+        deal_of = Message("the deal of {who}", who=who)
+        seats.append(tuple(_tile(deal_of, t, variant) for t in tiles))
     return tuple(seats)
 
 
 def _wall(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
     if not isinstance(value, list):
-        raise LogError(f"wall must be an array of tiles, front first, not {json_type(value)}")
+        raise LogError(Message("wall must be an array of tiles, front first, not {type}",
+                               type=json_type(value)))
     room = _wall_room(variant)
     if len(value) > room:
-        raise LogError(f"the wall has {len(value)} tiles; {variant.name} has only {room} left "
-                       "after the deal", rule=variant.SETUP_RULE)
+        raise LogError(Message("the wall has {n} tiles; {variant} has only {room} left "
+                               "after the deal", n=len(value), variant=variant.name, room=room),
+                       rule=variant.SETUP_RULE)
     return tuple(_tile("wall", t, variant) for t in value)
 
 
@@ -623,8 +660,9 @@ def _tile(what: str, value: Any, variant: type[Variant]) -> Tile:
 
 def _check_played(what: str, tile: Tile, variant: type[Variant]) -> Tile:
     if tile.is_honour and tile.kind not in variant.HONOURS:
-        raise LogError(f"{what}: {tile} is not a {variant.name} tile; {variant.name} plays "
-                       f"{variant.TILES_PLAYED}", rule=variant.TILES_RULE)
+        raise LogError(Message("{what}: {tile} is not a {variant} tile; {variant} plays "
+                               "{played}", what=what, tile=tile, variant=variant.name,
+                               played=variant.TILES_PLAYED), rule=variant.TILES_RULE)
     return tile
 
 
@@ -649,10 +687,11 @@ _EVENT_NAMES = {"chi": "chi (chow)", "peng": "peng (pung)", "dingque": "dingque 
 
 def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
     if not isinstance(value, list) or not value:
-        raise LogError(f"events must be a non-empty array of events ending with end, "
-                       f"not {show(value)}")
+        raise LogError(Message("events must be a non-empty array of events ending with end, "
+                               "not {value}", value=show(value)))
     if len(value) > MAX_EVENTS:
-        raise LogError(f"the hand has {len(value)} events; at most {MAX_EVENTS} are read")
+        raise LogError(Message("the hand has {n} events; at most {most} are read",
+                               n=len(value), most=MAX_EVENTS))
     read: list[Event] = []
     try:
         for raw in value:
@@ -662,11 +701,11 @@ def _events(value: Any, variant: type[Variant]) -> tuple[Event, ...]:
     events = tuple(read)
     for index, event in enumerate(events, 1):
         if event.type == "end" and index < len(events):
-            raise LogError("end must be the hand's last event; more events follow it",
+            raise LogError(Message("end must be the hand's last event; more events follow it"),
                            event=index)
     if events[-1].type != "end":
-        raise LogError(f"the hand's last event must be end, not {events[-1].type}",
-                       event=len(events))
+        raise LogError(Message("the hand's last event must be end, not {type}",
+                               type=events[-1].type), event=len(events))
     return events
 
 
@@ -691,22 +730,27 @@ def _event(raw: Any, variant: type[Variant]) -> Event:
     return _read_event(raw, variant)
 
 
+_AN_EVENT = Message("an event")
+
+
 def _read_event(raw: Any, variant: type[Variant]) -> Event:
-    readers.read_object(raw, "an event")
+    readers.read_object(raw, _AN_EVENT)
     if "type" not in raw:
-        raise LogError("the event has no type")
+        raise LogError(Message("the event has no type"))
     kind = raw["type"]
     if not isinstance(kind, str) or kind not in _EVENT_FIELDS:
-        raise LogError(f"unknown event type {show(kind)} (use {', '.join(EVENT_TYPES)})")
+        raise LogError(Message("unknown event type {value} (use {known})", value=show(kind),
+                               known=", ".join(EVENT_TYPES)))
     _check_variant(kind, variant)
     required, optional = _EVENT_FIELDS[kind]
     for key in raw:
         if key != "type" and key not in required and key not in optional:
-            raise LogError(f"{kind} has no field {show(key)} (its fields: "
-                           f"{', '.join(('type', *required, *optional))})")
+            raise LogError(Message("{type} has no field {field} (its fields: {known})",
+                                   type=kind, field=show(key),
+                                   known=", ".join(("type", *required, *optional))))
     for key in required:
         if key not in raw:
-            raise LogError(f"{kind} needs the field {key}")
+            raise LogError(Message("{type} needs the field {field}", type=kind, field=key))
     values = {_FIELD_NAMES.get(key, key): _READERS[key](raw[key], variant)
               for key in (*required, *optional) if key in raw}
     event = Event(kind, source_written="from" in raw, **values)
@@ -718,28 +762,33 @@ def _check_variant(kind: str, variant: type[Variant]) -> None:
     rule = variant.MISSING_EVENTS.get(kind)
     if rule is not None:
         owners = [v.name for v in VARIANTS.values() if kind not in v.MISSING_EVENTS]
-        raise LogError(f"{variant.name} has no {_EVENT_NAMES.get(kind, kind)} event; it is "
-                       f"{' and '.join(owners)} only", rule=rule)
+        raise LogError(Message("{variant} has no {type} event; it is {owners} only",
+                               variant=variant.name, type=_EVENT_NAMES.get(kind, kind),
+                               owners=" and ".join(owners)), rule=rule)
 
 
 def _check_event(event: Event, variant: type[Variant]) -> None:
     if event.target is not None and event.target == event.actor:
-        raise LogError(f"{event.type}: the target must be another seat than the actor",
-                       rule="C-2")
+        raise LogError(Message("{type}: the target must be another seat than the actor",
+                               type=event.type), rule="C-2")
     if event.type == "gang":
         if (event.kind == "exposed") != (event.target is not None):
-            raise LogError("an exposed gang needs the target whose discard it takes"
+            raise LogError(Message("an exposed gang needs the target whose discard it takes")
                            if event.kind == "exposed" else
-                           f"a {event.kind} gang has no target (only an exposed gang has)")
+                           Message("a {kind} gang has no target (only an exposed gang has)",
+                                   kind=event.kind))
         if event.kind not in variant.KONG_KINDS:
-            raise LogError(f"{variant.name} has no {event.kind} gang, only "
-                           f"{' and '.join(variant.KONG_KINDS)} ones", rule=variant.KONG_RULE)
+            raise LogError(Message("{variant} has no {kind} gang, only {kinds} ones",
+                                   variant=variant.name, kind=event.kind,
+                                   kinds=" and ".join(variant.KONG_KINDS)),
+                           rule=variant.KONG_RULE)
     if event.type == "chi":
         _check_chow(event)
     if event.type == "hu":
         _check_hu(event, variant)
     if event.type == "flower" and str(event.tile) != "5z":
-        raise LogError(f"a flower is a white (5z), not {event.tile}", rule="PT-3")
+        raise LogError(Message("a flower is a white (5z), not {tile}", tile=event.tile),
+                       rule="PT-3")
 
 
 def _check_chow(event: Event) -> None:
@@ -747,38 +796,43 @@ def _check_chow(event: Event) -> None:
     kinds = sorted(t.kind for t in (event.tile, *event.tiles))
     if (event.tile.is_honour or any(t.suit != event.tile.suit for t in event.tiles)
             or kinds != list(range(kinds[0], kinds[0] + 3))):
-        shown = " ".join(str(t) for t in (event.tile, *event.tiles))
-        raise LogError(f"chi: {shown} is no chow (three consecutive tiles of one suit)",
-                       rule="C-3")
+        raise LogError(Message("chi: {tile} {first} {second} is no chow (three consecutive "
+                               "tiles of one suit)", tile=event.tile, first=event.tiles[0],
+                               second=event.tiles[1]), rule="C-3")
 
 
 def _check_hu(event: Event, variant: type[Variant]) -> None:
     if event.how is not None:
         rule = variant.MISSING_WINS.get(event.how)
         if rule is not None:
-            raise LogError(f"{variant.name} has no {event.how} win", rule=rule)
+            raise LogError(Message("{variant} has no {how} win", variant=variant.name,
+                                   how=event.how), rule=rule)
         if event.how == "robbing_kong" and event.target is None:
-            raise LogError("a robbing_kong win needs the target whose kong is robbed")
+            raise LogError(Message("a robbing_kong win needs the target whose kong is robbed"))
         if event.how != "robbing_kong" and event.target is not None:
-            raise LogError(f"a {event.how} win has no target")
+            raise LogError(Message("a {how} win has no target", how=event.how))
     elif not variant.DISCARD_WINS and event.target is not None:
-        raise LogError(f"{variant.name} has no win on a discard: a hu with a target must be "
-                       "how robbing_kong", rule=variant.DISCARD_WIN_RULE)
+        raise LogError(Message("{variant} has no win on a discard: a hu with a target must "
+                               "be how robbing_kong", variant=variant.name),
+                       rule=variant.DISCARD_WIN_RULE)
 
 
 def _read_tiles(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
     if not isinstance(value, list) or len(value) != 2:
-        raise LogError(f"chi tiles must be the two tiles shown from hand, like [\"3m\", \"5m\"], "
-                       f"not {show(value)}")
+        raise LogError(Message("chi tiles must be the two tiles shown from hand, like "
+                               "[\"3m\", \"5m\"], not {value}", value=show(value)))
     return tuple(_tile("chi tiles", t, variant) for t in value)
 
 
 def _read_deltas(value: Any, variant: type[Variant]) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != 4 or any(type(d) is not int for d in value):
-        raise LogError(f"end deltas must be four integers, one per seat, not {show(value)}")
+        raise LogError(Message("end deltas must be four integers, one per seat, not {value}",
+                               value=show(value)))
     for delta in value:
         if abs(delta) > MAX_DELTA:
-            raise LogError(f"end deltas: {delta} is beyond ±{MAX_DELTA:,}")
+            raise LogError(Message("end deltas: {delta} is beyond ±{most:,}", delta=delta,
+                                   most=MAX_DELTA))
+
     return tuple(value)
 
 

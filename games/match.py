@@ -16,6 +16,7 @@ from typing import Any
 
 from games import settlement
 from games.log import HandLog, LogError, MatchLog
+from games.messages import Message
 from games.registry import VARIANTS, table_class
 from games.table import HandSetup, RuleViolation, Table, Win
 from games.tiles import WINDS
@@ -127,21 +128,24 @@ class Replayer:
         variant = self.variant
         if variant.DEALER_RULE is not None:
             _agree(number, carry.dealer == hand.dealer, variant.DEALER_RULE,
-                   f"the dealer should be {self.match.players[carry.dealer or 0]}: the "
-                   "dealer stays after a dealer win or an exhausted hand, otherwise (an "
-                   "abandoned hand included) the next seat deals")
+                   Message("the dealer should be {player}: the dealer stays after a dealer "
+                           "win or an exhausted hand, otherwise (an abandoned hand included) "
+                           "the next seat deals", player=self.match.players[carry.dealer or 0]))
         fields = variant.HAND_FIELDS
         if "round_wind" in fields:
             _agree(number, hand.round_wind == WINDS[carry.round_wind], variant.OWN_FIELDS[
-                "round_wind"], f"the round wind should be {WINDS[carry.round_wind]}")
+                "round_wind"], Message("the round wind should be {wind}",
+                                       wind=WINDS[carry.round_wind]))
         bank = carry.bank if "bank" in fields else ()
         if "bank" in fields and hand.bank is not None:
             _agree(number, tuple(hand.bank) == bank, variant.OWN_FIELDS["bank"],
-                   f"the carried fans should be {list(bank)}, not {list(hand.bank)}")
+                   Message("the carried fans should be {bank}, not {given}", bank=list(bank),
+                           given=list(hand.bank)))
         streak = carry.dealer_streak if "dealer_streak" in fields else 0
         if "dealer_streak" in fields:
             _agree(number, hand.dealer_streak is None or hand.dealer_streak == streak,
-                   variant.OWN_FIELDS["dealer_streak"], f"the dealer streak should be {streak}")
+                   variant.OWN_FIELDS["dealer_streak"],
+                   Message("the dealer streak should be {n}", n=streak))
         return Carry(hand.dealer, carry.round_wind, bank, carry.wildcard, streak)
 
     def _own_triggers(self, hand: HandLog, wildcards: frozenset[int]) -> tuple[str, ...]:
@@ -166,16 +170,16 @@ class Replayer:
                     reason = event.reason or "win"
                     deltas = table.finish(reason)
                     if event.deltas is not None and list(event.deltas) != deltas:
-                        raise RuleViolation(settlement_rule(table),
-                                            f"the deltas {list(event.deltas)} don't match the "
-                                            f"settlement {deltas}")
+                        raise RuleViolation(settlement_rule(table), Message(
+                            "the deltas {deltas} don't match the settlement {settled}",
+                            deltas=list(event.deltas), settled=deltas))
                 else:
                     table.apply(event)
             except RuleViolation as problem:
                 raise LogError(problem.message, hand=number, event=index,
                                rule=problem.rule) from None
         if deltas is None:
-            raise LogError("the hand has no end event", hand=number, rule="C-5")
+            raise LogError(Message("the hand has no end event"), hand=number, rule="C-5")
         return self.conclude(number, hand, table, reason)
 
     def begin(self, number: int, hand: HandLog) -> Table:
@@ -236,9 +240,12 @@ class Replayer:
             return
         short = [s for s in range(4) if self.balances[s] < minimum]
         if short:
-            raise LogError(f"{self.match.players[short[0]]} has {self.balances[short[0]]}, below "
-                           f"the room's minimum of {minimum}, and can't start another hand",
+            raise LogError(Message("{player} has {n}, below the room's minimum of {minimum}, "
+                                   "and can't start another hand",
+                                   player=self.match.players[short[0]],
+                                   n=self.balances[short[0]], minimum=minimum),
                            hand=number, rule="SC-6.5")
+
 
     def _take_fees(self, result: HandResult) -> list[int]:
         """JX-10.6 silver and SC-6.5 beans: the hand's deltas × N, then the fees taken

@@ -46,6 +46,7 @@ from games.analysis import outcomes_now
 from games.bots import Bot, Dealer, deal_hand
 from games.log import MAX_NAME, Event, Hand, LogError, Match, read_event
 from games.match import HandResult, Replayer
+from games.messages import Message, message_of
 from games.position import PositionError
 from games.registry import VARIANTS
 from games.table import Action, Phase, RuleViolation, Table, Win
@@ -69,8 +70,10 @@ class StaleStep(ValueError):
     def __init__(self, answered: Any, current: int) -> None:
         self.answered = answered
         self.current = current
-        super().__init__(f"this answers step {answered}, but the game is at step {current}: "
-                         "reload to see the table as it is now")
+        self.message = Message("this answers step {answered}, but the game is at step "
+                               "{current}: reload to see the table as it is now",
+                               answered=answered, current=current)
+        super().__init__(self.message)
 
 
 class IllegalAction(RuleViolation):
@@ -234,7 +237,7 @@ class PlayMatch:
         if step != self.step or isinstance(step, bool):
             raise StaleStep(step, self.step)
         if self.pending is None:
-            raise IllegalAction("C-5", "the match is over: there is nothing left to play")
+            raise IllegalAction("C-5", Message("the match is over: there is nothing left to play"))
         event = self._chosen(action)
         mark = self._mark()
         self._answer(self.pending, event)
@@ -258,10 +261,10 @@ class PlayMatch:
         if step != self.step or isinstance(step, bool):
             raise StaleStep(step, self.step)
         if self.pending is None:
-            raise IllegalAction("C-5", "the match is over: there is nothing left to play")
+            raise IllegalAction("C-5", Message("the match is over: there is nothing left to play"))
         if self.pending.kind == "dingque":
-            raise IllegalAction("SC-2", "name your void suit first: a leaver's charge "
-                                        "(SC-6.6) is reckoned from it")
+            raise IllegalAction("SC-2", Message("name your void suit first: a leaver's charge "
+                                                "(SC-6.6) is reckoned from it"))
         mark = self._mark()
         self.pending = None
         self._apply(Event("leave", self.seat))
@@ -288,19 +291,20 @@ class PlayMatch:
 
     def _why_illegal(self, action: Any) -> IllegalAction:
         if not isinstance(action, dict):
-            return IllegalAction("C-2", "an action is a JSON object such as "
-                                        '{"type": "discard", "tile": "5m"}')
+            return IllegalAction("C-2", Message("an action is a JSON object such as "
+                                                '{{"type": "discard", "tile": "5m"}}'))
         if action.get("type") == "pass":
-            return IllegalAction("C-2", f"{self.players[self.seat]} can't pass now: "
-                                        "choose one of the actions offered")
+            return IllegalAction("C-2", Message("{player} can't pass now: choose one of the "
+                                                "actions offered", player=self.players[self.seat]))
         if action.get("actor", self.seat) != self.seat:
-            return IllegalAction("C-2", f"{self.players[self.seat]} can only act for seat "
-                                        f"{self.seat}")
+            return IllegalAction("C-2", Message("{player} can only act for seat {seat}",
+                                                player=self.players[self.seat], seat=self.seat))
         if action.get("type") not in _CHOSEN_TYPES:
             # Draws, whites and ends are played for the human; trying one on the table
             # would answer with what the wall holds.
-            return IllegalAction("C-5", f"{action.get('type')!r} is not an action a player "
-                                        "chooses: draws, whites and the end happen by themselves")
+            return IllegalAction("C-5", Message("{type!r} is not an action a player chooses: "
+                                                "draws, whites and the end happen by themselves",
+                                                type=action.get("type")))
         try:
             event = read_event({**action, "actor": self.seat}, self.variant)
             self._scratch().apply(event)
@@ -309,8 +313,9 @@ class PlayMatch:
         except RuleViolation as problem:
             return IllegalAction(problem.rule, problem.message)
         return IllegalAction(_RULE_OF_KIND[self.pending.kind if self.pending else "turn"],
-                             f"{self.players[self.seat]} can't do that now: it isn't one of "
-                             "the actions offered")
+                             Message("{player} can't do that now: it isn't one of the actions "
+                                     "offered", player=self.players[self.seat]))
+
 
     def _scratch(self) -> Table:
         """A copy of the hand's table to try an action on (the live one stays untouched)."""
@@ -711,7 +716,7 @@ def _checked_start(variant: Any, seed: Any, seat: Any, hands: Any, rules: Any,
     try:
         checked = VARIANTS[variant].check_rules(dict(rules or {}))
     except (PositionError, TypeError, ValueError) as error:
-        raise PlayError(str(error)) from None
+        raise PlayError(message_of(error)) from None
     return checked, seat
 
 

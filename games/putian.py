@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from games import settlement
 from games.events import Event
+from games.messages import Message
 from games.position import Position, PositionError
 from games.reading import Reading, readings
 from games.table import Action, HandSetup, Phase, RuleViolation, Table, Win
@@ -34,9 +35,9 @@ class Putian(Variant):
     SHAPE_RULE = "PT-5.1"
     SETUP_RULE = "PT-1"
     TILES_RULE = "PT-1"
-    TILES_PLAYED = "the 108 suited tiles and the four whites (5z)"
+    TILES_PLAYED = Message("the 108 suited tiles and the four whites (5z)")
     WILDCARD_RULE = "PT-2"
-    WILDCARDS_WANTED = 'two different gold kinds, like ["3p", "7s"]'
+    WILDCARDS_WANTED = Message('two different gold kinds, like ["3p", "7s"]')
     HAND_FIELDS = ("dealer", "dice", "wildcards", "dealer_streak", "deal", "wall", "events")
     REQUIRED_FIELDS = {**Variant.REQUIRED_FIELDS, "wildcards": "PT-2"}
     OWN_FIELDS = {"dealer_streak": "PT-7.1"}
@@ -189,13 +190,13 @@ class Putian(Variant):
     def context_problem(cls, position: Position) -> str | None:
         assert position.win_tile is not None
         if position.robbing_gold and not position.is_wild(position.win_tile):
-            return "PT-5.5: robbing the gold takes one of the turned-up golds"
+            return Message("PT-5.5: robbing the gold takes one of the turned-up golds")
         own = position.own_draw or position.robbing_gold
         if not own and position.is_wild(position.win_tile):
-            return "PT-2: golds are never discarded, so no one wins on a discarded gold"
+            return Message("PT-2: golds are never discarded, so no one wins on a discarded gold")
         if position.bomb and not (position.own_draw and cls.bomb(position)):
-            return ("PT-5.6: a bomb needs 3 golds of one kind or 4 or more golds, on one's "
-                    "own turn")
+            return Message("PT-5.6: a bomb needs 3 golds of one kind or 4 or more golds, on "
+                           "one's own turn")
         return None
 
     @classmethod
@@ -309,24 +310,28 @@ class PutianTable(Table):
         if not (tile.kind == WHITE and not self.white_is_gold):
             raise RuleViolation(
                 "PT-3",
-                f"{self.name(actor)} can't lay out {tile}: only whites are flowers"
-                + (", and white is gold this hand (PT-3.4)" if self.white_is_gold else ""),
+                Message("{player} can't lay out {tile}: only whites are flowers, and white is "
+                        "gold this hand (PT-3.4)" if self.white_is_gold else
+                        "{player} can't lay out {tile}: only whites are flowers",
+                        player=self.name(actor), tile=tile),
             )
         state = self.seats[actor]
         if not (state.hand[WHITE] > 0):
-            raise RuleViolation("PT-3", f"{self.name(actor)} holds no white to lay out")
+            raise RuleViolation("PT-3", Message("{player} holds no white to lay out",
+                                                player=self.name(actor)))
         if self.phase is Phase.FLOWERS:
             if not (actor == self.flower_turn and self.flower_stage == "flower"):
                 raise RuleViolation(
                     "PT-3.1",
-                    "the opening replacements go in playing order from the dealer: "
-                    + self._flower_expectation(),
+                    Message("the opening replacements go in playing order from the dealer: "
+                            "{why}", why=self._flower_expectation()),
                 )
             self.flower_stage = "draw"
         else:
             if not (self.phase is Phase.TURN and actor == self.turn):
                 raise RuleViolation(
-                    "PT-3.2", f"{self.name(actor)} can't lay out a white now: {self._waiting_for()}"
+                    "PT-3.2", Message("{player} can't lay out a white now: {why}",
+                                      player=self.name(actor), why=self._waiting_for())
                 )
             self.phase = Phase.DRAW
             self.need_back = True
@@ -335,11 +340,11 @@ class PutianTable(Table):
         state.hand[WHITE] -= 1
         state.flowers += 1
 
-    def _flower_expectation(self) -> str:
+    def _flower_expectation(self) -> Message:
         seat = self.flower_turn
         if self.flower_stage == "flower":
-            return f"{self.name(seat)} lays out a white next"
-        return f"{self.name(seat)} draws a replacement from the back next"
+            return Message("{player} lays out a white next", player=self.name(seat))
+        return Message("{player} draws a replacement from the back next", player=self.name(seat))
 
     def _on_draw(self, event: Event) -> None:
         if self.phase is not Phase.FLOWERS:
@@ -351,7 +356,8 @@ class PutianTable(Table):
             actor == self.flower_turn and self.flower_stage == "draw" and event.source == "back"
         ):
             raise RuleViolation(
-                "PT-3.1", "the opening replacements go in order: " + self._flower_expectation()
+                "PT-3.1", Message("the opening replacements go in order: {why}",
+                                  why=self._flower_expectation())
             )
         self._take_from_wall(actor, tile, back=True)
         self.seats[actor].hand[tile.kind] += 1
@@ -365,23 +371,26 @@ class PutianTable(Table):
     def check_discard(self, seat: int, tile: Tile) -> None:
         if self.is_wild(tile.kind):
             raise RuleViolation(
-                "PT-2", f"{self.name(seat)} can't discard {tile}: golds can never be discarded"
+                "PT-2", Message("{player} can't discard {tile}: golds can never be discarded",
+                                player=self.name(seat), tile=tile)
             )
         state = self.seats[seat]
         if not (tile.kind != WHITE or self.white_is_gold):
             raise RuleViolation(
-                "PT-3.2", f"{self.name(seat)} can't discard a white: it is laid out as a flower"
+                "PT-3.2", Message("{player} can't discard a white: it is laid out as a flower",
+                                  player=self.name(seat))
             )
         if not (self.white_is_gold or state.hand[WHITE] == 0):
             raise RuleViolation(
-                "PT-3.2", f"{self.name(seat)} must lay out their white before discarding"
+                "PT-3.2", Message("{player} must lay out their white before discarding",
+                                  player=self.name(seat))
             )
         if state.ready and self.drawn is not None:
             if not (tile == self.drawn):
                 raise RuleViolation(
                     "PT-5.3",
-                    f"{self.name(seat)} declared ready: the drawn {self.drawn} is "
-                    "discarded unless it wins",
+                    Message("{player} declared ready: the drawn {tile} is discarded unless "
+                            "it wins", player=self.name(seat), tile=self.drawn),
                 )
 
     def after_discard(self, actor: int) -> None:
@@ -392,22 +401,25 @@ class PutianTable(Table):
             position = self.seat_position(actor)
             if not (self.variant.shanten(position) == 0):
                 raise RuleViolation(
-                    "PT-5.3", f"{self.name(actor)} declared ready, but their hand is not ready"
+                    "PT-5.3", Message("{player} declared ready, but their hand is not ready",
+                                      player=self.name(actor))
                 )
             state.ready = True  # the lock starts with the next draw
 
     def _on_ready(self, event: Event) -> None:
         actor = self._actor(event)
         if self.phase is not Phase.TURN or actor != self.turn:
-            raise self._wrong_time(event, "declare ready")
+            raise self._wrong_time(event, Message("declare ready"))
         state = self.seats[actor]
         if state.ready and not state.ready_pending:
-            raise RuleViolation("PT-5.3", f"{self.name(actor)} is already ready")
+            raise RuleViolation("PT-5.3", Message("{player} is already ready",
+                                                  player=self.name(actor)))
         state.ready_pending = True
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
         if self.is_wild(tile.kind):
-            raise RuleViolation("PT-2", f"{self.name(seat)} can't {what} golds")
+            raise RuleViolation("PT-2", Message("{player} can't {what} golds",
+                                                player=self.name(seat), what=what))
 
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
         if not (
@@ -418,18 +430,22 @@ class PutianTable(Table):
         ):
             raise RuleViolation(
                 "PT-5.5",
-                f"{self.name(actor)} can't rob the gold: only after the opening "
-                "replacements and before the dealer's first discard",
+                Message("{player} can't rob the gold: only after the opening "
+                        "replacements and before the dealer's first discard",
+                        player=self.name(actor)),
             )
         if not (self.is_wild(tile.kind)):
-            raise RuleViolation("PT-5.5", f"{self.name(actor)} can't rob {tile}: it is not a gold")
+            raise RuleViolation("PT-5.5", Message("{player} can't rob {tile}: it is not a gold",
+                                                  player=self.name(actor), tile=tile))
         if not (self.used[tile.kind] < 4 or self.wall is not None):
-            raise RuleViolation("PT-5.5", "that gold is no longer on the table")
+            raise RuleViolation("PT-5.5", Message("that gold is no longer on the table"))
         position = self._rob_gold_position(actor, tile)
         if not (position is not None):
             raise RuleViolation(
-                "PT-5.5", f"{self.name(actor)} can't rob the gold: their hand is not ready"
+                "PT-5.5", Message("{player} can't rob the gold: their hand is not ready",
+                                  player=self.name(actor))
             )
+
         assert position is not None
         score = self._winning_score(actor, position, tile)
         self.seats[actor].hand[tile.kind] += 1

@@ -26,6 +26,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from games.messages import Message, template_of
 from games.tiles import TILES, WINDS, GangKind, NotationError, Tile, parse_tiles
 
 __all__ = [
@@ -69,6 +70,16 @@ class ReadError(ValueError):
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message
 
+    @property
+    def template(self) -> str:
+        """The message's template (:class:`games.messages.Message`), for translations."""
+        return template_of(self.message)[0]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
+        return template_of(self.message)[1]
+
 
 # -- naming values in messages -----------------------------------------------
 
@@ -80,18 +91,18 @@ def json_type(value: Any) -> str:
     ['null', 'a boolean', 'a number', 'a number', 'a string', 'an array', 'an object']
     """
     if value is None:
-        return "null"
+        return Message("null")
     if isinstance(value, bool):
-        return "a boolean"
+        return Message("a boolean")
     if isinstance(value, int | float):
-        return "a number"
+        return Message("a number")
     if isinstance(value, str):
-        return "a string"
+        return Message("a string")
     if isinstance(value, list | tuple):
-        return "an array"
+        return Message("an array")
     if isinstance(value, dict):
-        return "an object"
-    return f"a {type(value).__name__}"
+        return Message("an object")
+    return Message("a {name}", name=type(value).__name__)
 
 
 def show(value: Any) -> str:
@@ -102,10 +113,11 @@ def show(value: Any) -> str:
     """
     nested = (list, dict)
     if isinstance(value, list) and (len(value) > 4 or any(isinstance(v, nested) for v in value)):
-        return f"an array of {len(value)} item{'s' if len(value) != 1 else ''}"
+        return (Message("an array of {n} items", n=len(value)) if len(value) != 1
+                else Message("an array of 1 item"))
     if isinstance(value, dict) and (len(value) > 4 or any(isinstance(v, nested)
                                                           for v in value.values())):
-        return "an object"
+        return Message("an object")
     if isinstance(value, str):
         value = value[:41]
     try:
@@ -133,7 +145,8 @@ def read_object(value: Any, what: str) -> dict[str, Any]:
     games.readers.ReadError: a hand must be an object, not an array
     """
     if not isinstance(value, dict):
-        raise ReadError(f"{what} must be an object, not {json_type(value)}")
+        raise ReadError(Message("{what} must be an object, not {type}", what=what,
+                                type=json_type(value)))
     return value
 
 
@@ -146,7 +159,8 @@ def required(data: Mapping[str, Any], key: str, where: str, rule: str | None = N
     games.readers.ReadError: the position has no variant
     """
     if key not in data:
-        raise ReadError(f"{where} has no {key}", field=key, rule=rule)
+        raise ReadError(Message("{where} has no {field}", where=where, field=key),
+                        field=key, rule=rule)
     return data[key]
 
 
@@ -160,8 +174,9 @@ def no_unknown_fields(data: Mapping[str, Any], known: Sequence[str], where: str)
     """
     for key in data:
         if key not in known:
-            raise ReadError(f"unknown field {show(key)} in {where} (its fields: "
-                            f"{_listing(known)})", field=key)
+            raise ReadError(Message("unknown field {value} in {where} (its fields: {known})",
+                                    value=show(key), where=where, known=_listing(known)),
+                            field=key)
 
 
 # -- scalars -------------------------------------------------------------------
@@ -176,7 +191,8 @@ def read_bool(value: Any, field: str) -> bool:
     games.readers.ReadError: self_draw must be true or false, not "yes"
     """
     if not isinstance(value, bool):
-        raise ReadError(f"{field} must be true or false, not {show(value)}", field=field)
+        raise ReadError(Message("{field} must be true or false, not {value}", field=field,
+                                value=show(value)), field=field)
     return value
 
 
@@ -189,7 +205,8 @@ def read_string(value: Any, field: str) -> str:
     games.readers.ReadError: hand must be a string, not a number
     """
     if not isinstance(value, str):
-        raise ReadError(f"{field} must be a string, not {json_type(value)}", field=field)
+        raise ReadError(Message("{field} must be a string, not {type}", field=field,
+                                type=json_type(value)), field=field)
     return value
 
 
@@ -211,8 +228,11 @@ def read_int(value: Any, field: str, low: int, high: int | None = None, *,
     games.readers.ReadError: flowers must be an integer 0 or more, not true
     """
     if type(value) is not int or value < low or high is not None and value > high:
-        wanted = f"{low}–{high}" if high is not None else f"{low} or more"
-        raise ReadError(f"{field} must be an integer {wanted}, not {show(value)}",
+        raise ReadError(Message("{field} must be an integer {low}–{high}, not {value}",
+                                field=field, low=low, high=high, value=show(value))
+                        if high is not None else
+                        Message("{field} must be an integer {low} or more, not {value}",
+                                field=field, low=low, value=show(value)),
                         field=field, rule=rule)
     return value
 
@@ -220,8 +240,8 @@ def read_int(value: Any, field: str, low: int, high: int | None = None, *,
 def read_seat(value: Any, field: str) -> int:
     """A seat, 0–3 (C-2)."""
     if type(value) is not int or not 0 <= value <= 3:
-        raise ReadError(f"{field} must be a seat 0–3, not {show(value)}", field=field,
-                        rule="C-2")
+        raise ReadError(Message("{field} must be a seat 0–3, not {value}", field=field,
+                                value=show(value)), field=field, rule="C-2")
     return value
 
 
@@ -234,7 +254,8 @@ def read_choice(value: Any, field: str, choices: Sequence[str], rule: str | None
     games.readers.ReadError: from must be one of front, back, not "middle"
     """
     if not isinstance(value, str) or value not in choices:
-        raise ReadError(f"{field} must be one of {_listing(choices)}, not {show(value)}",
+        raise ReadError(Message("{field} must be one of {choices}, not {value}", field=field,
+                                choices=_listing(choices), value=show(value)),
                         field=field, rule=rule)
     return value
 
@@ -277,12 +298,14 @@ def read_bank(value: Any, field: str = "bank") -> tuple[str, ...]:
     games.readers.ReadError: unknown carried fan "huang" in bank: use huangfan, laotouhuang, baozi, baida_lianzhuang (JX-7.11)
     """
     if not isinstance(value, list):
-        raise ReadError(f"{field} must be an array of carried fans, not {json_type(value)}",
+        raise ReadError(Message("{field} must be an array of carried fans, not {type}",
+                                field=field, type=json_type(value)),
                         field=field, rule="JX-7.11")
     for item in value:
         if not isinstance(item, str) or item not in BANK_ITEMS:
-            raise ReadError(f"unknown carried fan {show(item)} in {field}: use "
-                            f"{_listing(BANK_ITEMS)}", field=field, rule="JX-7.11")
+            raise ReadError(Message("unknown carried fan {value} in {field}: use {known}",
+                                    value=show(item), field=field, known=_listing(BANK_ITEMS)),
+                            field=field, rule="JX-7.11")
     return tuple(value)
 
 
@@ -304,12 +327,13 @@ def read_tile(value: Any, field: str) -> Tile:
     games.readers.ReadError: tile: a tile is a string like "5m", not ["7z"] (C-1)
     """
     if not isinstance(value, str):
-        raise ReadError(f"{field}: a tile is a string like \"5m\", not {show(value)}",
-                        field=field, rule="C-1")
+        raise ReadError(Message("{field}: a tile is a string like \"5m\", not {value}",
+                                field=field, value=show(value)), field=field, rule="C-1")
     tile = _TILE_NAMES.get(value)
     if tile is None:
-        raise ReadError(f"{field}: {show(value)} is no tile (write a digit and a suit letter: "
-                        "1m–9m, 1p–9p, 1s–9s, 1z–7z)", field=field, rule="C-1")
+        raise ReadError(Message("{field}: {value} is no tile (write a digit and a suit "
+                                "letter: 1m–9m, 1p–9p, 1s–9s, 1z–7z)",
+                                field=field, value=show(value)), field=field, rule="C-1")
     return tile
 
 
@@ -328,7 +352,8 @@ def read_notation(value: Any, field: str) -> list[Tile]:
         return parse_tiles(text)
     except NotationError as error:
         # NotationError's sentence ends with its rule id already.
-        raise ReadError(f"{field}: {error}", field=field) from None
+        raise ReadError(Message("{field}: {error}", field=field, error=str(error)),
+                        field=field) from None
 
 
 def read_wildcards(value: Any, field: str = "wildcards", *, rule: str = "C-4") -> tuple[Tile, ...]:
@@ -344,12 +369,14 @@ def read_wildcards(value: Any, field: str = "wildcards", *, rule: str = "C-4") -
     games.readers.ReadError: wildcards: 3p is listed twice (PT-2)
     """
     if not isinstance(value, list):
-        raise ReadError(f"{field} must be an array of tiles, not {show(value)}", field=field,
-                        rule=rule)
+        raise ReadError(Message("{field} must be an array of tiles, not {value}", field=field,
+                                value=show(value)), field=field, rule=rule)
     tiles = tuple(read_tile(item, field) for item in value)
     seen: set[Tile] = set()
     for tile in tiles:
         if tile in seen:
-            raise ReadError(f"{field}: {tile} is listed twice", field=field, rule=rule)
+            raise ReadError(Message("{field}: {tile} is listed twice", field=field, tile=tile),
+                            field=field, rule=rule)
+
         seen.add(tile)
     return tiles

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.jiaxing import Jiaxing, JiaxingTable
+from games.messages import Message
 from games.position import PositionError
 from games.putian import Putian, PutianTable
 from games.readers import show
@@ -51,7 +52,9 @@ def variant_named(name: Any) -> type[Variant]:
     """
     variant = VARIANTS.get(name) if isinstance(name, str) else None
     if variant is None:
-        raise PositionError(f"unknown variant {show(name)}: use {_choices()}")
+        raise PositionError(Message("unknown variant {value}: use {choices}", value=show(name),
+                                    choices=_choices()))
+
     return variant
 
 
@@ -61,7 +64,7 @@ def table_class(name: str) -> type[Table]:
 
 
 def _choices() -> str:
-    return ", ".join(NAMES[:-1]) + " or " + NAMES[-1]
+    return Message("{first} or {last}", first=", ".join(NAMES[:-1]), last=NAMES[-1])
 
 
 __all__ = ["NAMES", "TABLE_CLASSES", "VARIANTS", "Jiaxing", "Putian", "Sichuan", "table_class",

@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 
 from games import settlement, shapes
 from games.events import Event
+from games.messages import Message
 from games.position import Position, PositionError
 from games.reading import Reading, readings, seven_pairs_reading
 from games.table import Action, HandSetup, Phase, RuleViolation, Table
@@ -40,7 +41,7 @@ class Sichuan(Variant):
     SHAPE_RULE = "SC-4.1"
     SETUP_RULE = "SC-1"
     TILES_RULE = "SC-1"
-    TILES_PLAYED = "the 108 suited tiles, no honours"
+    TILES_PLAYED = Message("the 108 suited tiles, no honours")
     WILDCARD_RULE = "SC-1"
     DISCARD_WIN_RULE = "SC-6.1"
     MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
@@ -197,10 +198,10 @@ class Sichuan(Variant):
         tiles = [*position.hand, *(t for m in position.melds for t in m.tiles)]
         suits = {t.kind // 9 for t in tiles}
         if position.void is not None and position.void in suits:
-            return (f"SC-4.2: the hand holds its void suit {'mps'[position.void]}; "
-                    "no win before it is gone")
+            return Message("SC-4.2: the hand holds its void suit {suit}; no win before it is "
+                           "gone", suit="mps"[position.void])
         if len(suits) == 3:
-            return "SC-4.2: a winning hand has at most two suits (缺一门)"
+            return Message("SC-4.2: a winning hand has at most two suits (缺一门)")
         if position.self_draw and position.robbing_kong:
             raise PositionError("self_draw and robbing_kong can't both be true")
         return None
@@ -286,14 +287,15 @@ class SichuanTable(Table):
         if self.phase is not Phase.DINGQUE:
             raise RuleViolation(
                 "SC-2",
-                f"{self.name(actor)} can't name a void suit now: void suits are named "
-                "right after the deal",
+                Message("{player} can't name a void suit now: void suits are named "
+                        "right after the deal", player=self.name(actor)),
             )
         if self.seats[actor].void is not None:
-            raise RuleViolation("SC-2", f"{self.name(actor)} already named a void suit")
+            raise RuleViolation("SC-2", Message("{player} already named a void suit",
+                                                player=self.name(actor)))
         suit = event.suit
         if suit not in ("m", "p", "s"):
-            raise RuleViolation("SC-2", "the void suit is m, p or s")
+            raise RuleViolation("SC-2", Message("the void suit is m, p or s"))
         assert suit is not None
         self.seats[actor].void = "mps".index(suit)
         if all(s.void is not None for s in self.seats):
@@ -343,15 +345,17 @@ class SichuanTable(Table):
         if any(self.seats[seat].hand[void * 9 : void * 9 + 9]):
             raise RuleViolation(
                 "SC-2",
-                f"{self.name(seat)} can't discard {tile}: they still "
-                f"hold their void suit {'mps'[void]}, which goes first",
+                Message("{player} can't discard {tile}: they still hold their void suit "
+                        "{suit}, which goes first", player=self.name(seat), tile=tile,
+                        suit="mps"[void]),
             )
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
         void = self.seats[seat].void
         if not (void is None or tile.kind // 9 != void):
             raise RuleViolation(
-                "SC-2", f"{self.name(seat)} can't {what} {tile}: it is their void suit"
+                "SC-2", Message("{player} can't {what} {tile}: it is their void suit",
+                                player=self.name(seat), what=what, tile=tile)
             )
 
     def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
@@ -397,8 +401,9 @@ class SichuanTable(Table):
 
     def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
         if self.rob_pending is not None and self.phase is Phase.DISCARDED:
-            raise RuleViolation("SC-5.18", f"{self.name(actor)}'s win on the robbed kong tile "
-                                "must be recorded as robbing the kong")
+            raise RuleViolation("SC-5.18", Message("{player}'s win on the robbed kong tile "
+                                                   "must be recorded as robbing the kong",
+                                                   player=self.name(actor)))
         super()._discard_win(event, actor, tile)
 
     def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
@@ -407,8 +412,11 @@ class SichuanTable(Table):
             konger, kong_tile = self.rob_pending
             if not (event.target == konger and tile == kong_tile):
                 raise RuleViolation(
-                    "SC-5.18", f"{self.name(actor)} can rob only {self.name(konger)}'s {kong_tile}"
+                    "SC-5.18", Message("{player} can rob only {other}'s {tile}",
+                                       player=self.name(actor), other=self.name(konger),
+                                       tile=kong_tile)
                 )
+
             self.check_winner(actor)
             self.check_discard_winner_order(actor, konger)
             position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)

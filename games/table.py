@@ -21,6 +21,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from games.events import Event
+from games.messages import Message, after_rule, template_of
 from games.position import Position
 from games.settlement import Payment, deltas_of, house_of
 from games.tiles import TILES, Meld, Tile
@@ -36,6 +37,16 @@ class RuleViolation(ValueError):
         self.rule = rule
         self.message = message
         super().__init__(f"{message} ({rule})")
+
+    @property
+    def template(self) -> str:
+        """The message's template (:class:`games.messages.Message`), for translations."""
+        return template_of(self.message)[0]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
+        return template_of(self.message)[1]
 
 
 class Phase(enum.Enum):
@@ -141,11 +152,8 @@ _DISCARDS = [
 ]
 
 
-_ORDINALS = ("first", "second", "third", "fourth", "fifth")
-
-
-def _name(kind: int) -> str:
-    return str(TILES[kind])
+_ORDINALS = (Message("first"), Message("second"), Message("third"), Message("fourth"),
+             Message("fifth"))
 
 
 class Table:
@@ -217,9 +225,10 @@ class Table:
             if len(tiles) != want:
                 raise RuleViolation(
                     self.variant.SETUP_RULE,
-                    f"{self.name(seat)} was dealt {len(tiles)} "
-                    f"tiles; the {'dealer' if seat == self.dealer else 'player'}"
-                    f" gets {want}",
+                    Message("{player} was dealt {n} tiles; the dealer gets {want}"
+                            if seat == self.dealer else
+                            "{player} was dealt {n} tiles; the player gets {want}",
+                            player=self.name(seat), n=len(tiles), want=want),
                 )
             hand = self.seats[seat].hand
             for tile in tiles:
@@ -227,7 +236,8 @@ class Table:
         self.used = [a + b + c + d for a, b, c, d in zip(*(s.hand for s in self.seats),
                                                           strict=True)]
         self._check_copies("C-1", lambda kind: next(
-            f"{self.name(s)}'s deal" for s in range(4) if self.seats[s].hand[kind]))
+            Message("{player}'s deal", player=self.name(s))
+            for s in range(4) if self.seats[s].hand[kind]))
         # The turned-up tiles (JX-4 indicator, PT-2 golds) are out of play: _copies()
         # leaves them out of their kinds' counts.
         in_play = 4 * len(self.variant.tile_kinds())
@@ -235,12 +245,12 @@ class Table:
         if self.wall is not None:
             for tile in self.wall:
                 self.used[tile.kind] += 1
-            self._check_copies("C-1", lambda kind: "the wall")
+            self._check_copies("C-1", lambda kind: Message("the wall"))
             if len(self.wall) != self.tiles_left:
                 raise RuleViolation(
                     "C-5",
-                    f"the wall holds {len(self.wall)} tiles; after the "
-                    f"deal {self.tiles_left} should remain",
+                    Message("the wall holds {n} tiles; after the deal {want} should remain",
+                            n=len(self.wall), want=self.tiles_left),
                 )
             # Wall tiles are counted as used above; draws from it re-count nothing.
 
@@ -271,8 +281,9 @@ class Table:
             rule = self.copy_rule(kind) if limits[kind] < 4 else rule
             raise RuleViolation(
                 rule,
-                f"{where} holds a {_ORDINALS[limits[kind]]} copy of {_name(kind)}: only "
-                f"{limits[kind]} are in play",
+                Message("{where} holds a {ordinal} copy of {tile}: only {n} are in play",
+                        where=where, ordinal=_ORDINALS[limits[kind]], tile=TILES[kind],
+                        n=limits[kind]),
             )
 
     @property
@@ -387,10 +398,12 @@ class Table:
         handler = self._handler_map.get(event.type)
         if handler is None:
             raise RuleViolation(
-                self.variant.SETUP_RULE, f"{event.type!r} events don't exist in {self.variant.name}"
+                self.variant.SETUP_RULE, Message("{type!r} events don't exist in {variant}",
+                                                 type=event.type, variant=self.variant.name)
             )
         if event.actor is not None and self.seats[event.actor].left:
-            raise RuleViolation(self.LEAVE_RULE, f"{self.name(event.actor)} has left the table")
+            raise RuleViolation(self.LEAVE_RULE, Message("{player} has left the table",
+                                                         player=self.name(event.actor)))
         handler(self, event)
         self.seen_events += 1
 
@@ -403,19 +416,22 @@ class Table:
         """
         last = self.wins[-1] if self.wins else None
         if event.type != "hu" or event.actor is None or last is None:
-            return RuleViolation("C-5", "the hand is already over")
+            return RuleViolation("C-5", Message("the hand is already over"))
         if last.how == "rob_gold" and event.how == "rob_gold":
-            rule, what, order = "PT-5.5", "rob the gold", "the dealer first, then playing order"
+            rule, what = "PT-5.5", Message("rob the gold")
+            order = Message("the dealer first, then playing order")
         elif last.target is None or event.target != last.target or event.tile != last.tile:
-            return RuleViolation("C-5", "the hand is already over")
+            return RuleViolation("C-5", Message("the hand is already over"))
         elif last.how == "robbing_kong":
-            rule, what = self.ROB_KONG_RULE, "rob the same kong"
-            order = "only the first in playing order after the konger wins"
+            rule, what = self.ROB_KONG_RULE, Message("rob the same kong")
+            order = Message("only the first in playing order after the konger wins")
         else:
-            rule, what = self.FIRST_DISCARD_WINNER_RULE, "win on the same discard"
-            order = "only the first in playing order after the discarder wins"
+            rule, what = self.FIRST_DISCARD_WINNER_RULE, Message("win on the same discard")
+            order = Message("only the first in playing order after the discarder wins")
         return RuleViolation(
-            rule, f"{self.name(event.actor)} can't {what}: {self.name(last.seat)} won it ({order})"
+            rule, Message("{player} can't {what}: {other} won it ({order})",
+                          player=self.name(event.actor), what=what,
+                          other=self.name(last.seat), order=order)
         )
 
     def apply_run(self, events: Sequence[Event]) -> int:
@@ -470,7 +486,8 @@ class Table:
     def _wrong_time(self, event: Event, what: str) -> RuleViolation:
         actor = event.actor or 0
         return RuleViolation(self._timing_rule(event),
-                             f"{self.name(actor)} can't {what} now: {self._waiting_for()}")
+                             Message("{player} can't {what} now: {why}", player=self.name(actor),
+                                     what=what, why=self._waiting_for()))
 
     def _timing_rule(self, event: Event) -> str:
         """The rule an event out of turn breaks, as precisely as the phase tells."""
@@ -488,23 +505,26 @@ class Table:
             return "JX-2.7" if self.variant.HAS_CHOW else "SC-3"
         return "C-2"
 
-    def _waiting_for(self) -> str:
+    def _waiting_for(self) -> Message:
         if self.phase is Phase.DRAW:
-            side = "back" if self.need_back else "front"
-            return f"{self.name(self.turn)} must draw from the {side} of the wall"
+            return Message("{player} must draw from the back of the wall" if self.need_back
+                           else "{player} must draw from the front of the wall",
+                           player=self.name(self.turn))
         if self.phase is Phase.TURN:
-            return f"it is {self.name(self.turn)}'s turn to discard"
+            return Message("it is {player}'s turn to discard", player=self.name(self.turn))
         if self.phase is Phase.DISCARDED and self.last_discard:
-            return f"{self.name(self.last_discard[0])}'s discard awaits claims or the next draw"
+            return Message("{player}'s discard awaits claims or the next draw",
+                           player=self.name(self.last_discard[0]))
         if self.phase is Phase.ROBBABLE:
-            return "an added kong awaits robbing or its replacement draw"
+            return Message("an added kong awaits robbing or its replacement draw")
         if self.phase is Phase.CONTRACT:
-            return f"{self.name(self.contract_queue[0])} must answer the contract"
+            return Message("{player} must answer the contract",
+                           player=self.name(self.contract_queue[0]))
         if self.phase is Phase.DINGQUE:
-            return "every player must first name a void suit"
+            return Message("every player must first name a void suit")
         if self.phase is Phase.FLOWERS:
-            return "the opening white replacements are under way"
-        return "the hand is over"
+            return Message("the opening white replacements are under way")
+        return Message("the hand is over")
 
     # draw
 
@@ -512,21 +532,21 @@ class Table:
         actor = event.actor
         tile = event.tile
         if actor is None or tile is None:
-            raise RuleViolation("C-2", "a draw needs an actor and a tile")
+            raise RuleViolation("C-2", Message("a draw needs an actor and a tile"))
         phase = self.phase
         if phase is _DISCARDED:
             self._pass_discard()
         elif phase is _ROBBABLE:
             self._complete_added_kong()
         if self.phase is not _DRAW or actor != self.turn:
-            raise self._wrong_time(event, f"draw {tile}")
+            raise self._wrong_time(event, Message("draw {tile}", tile=tile))
         back = event.source == "back"
         if back != self.need_back:
             raise RuleViolation(
                 "C-5",
-                f"{self.name(actor)} must draw from the "
-                f"{'back' if self.need_back else 'front'} of the wall"
-                f"{' (a replacement)' if self.need_back else ''}",
+                Message("{player} must draw from the back of the wall (a replacement)"
+                        if self.need_back else "{player} must draw from the front of the wall",
+                        player=self.name(actor)),
             )
         self._draw(actor, tile, back)
 
@@ -544,7 +564,8 @@ class Table:
     def _take_from_wall(self, actor: int, tile: Tile, back: bool) -> None:
         if self.tiles_left <= 0:
             raise RuleViolation(
-                "C-5", f"{self.name(actor)} can't draw: the wall is empty and the hand is exhausted"
+                "C-5", Message("{player} can't draw: the wall is empty and the hand is exhausted",
+                               player=self.name(actor))
             )
         wall = self.wall
         if wall is not None:
@@ -552,15 +573,17 @@ class Table:
             if expected is not tile and expected != tile:
                 raise RuleViolation(
                     "C-5",
-                    f"{self.name(actor)} drew {tile}, but the "
-                    f"{'back' if back else 'front'} of the wall holds {expected}",
+                    Message("{player} drew {tile}, but the back of the wall holds {expected}"
+                            if back else
+                            "{player} drew {tile}, but the front of the wall holds {expected}",
+                            player=self.name(actor), tile=tile, expected=expected),
                 )
             if back:
                 self.back -= 1
             else:
                 self.front += 1
         else:
-            self._use(tile.kind, "C-1", f"{self.name(actor)}'s draw")
+            self._use(tile.kind, "C-1", Message("{player}'s draw", player=self.name(actor)))
         self.tiles_left -= 1
 
     def _pass_discard(self) -> None:
@@ -586,13 +609,14 @@ class Table:
         actor = event.actor
         tile = event.tile
         if actor is None or tile is None:
-            raise RuleViolation("C-2", "a discard needs an actor and a tile")
+            raise RuleViolation("C-2", Message("a discard needs an actor and a tile"))
         if self.phase is not _TURN or actor != self.turn:
-            raise self._wrong_time(event, f"discard {tile}")
+            raise self._wrong_time(event, Message("discard {tile}", tile=tile))
         state = self.seats[actor]
         if state.hand[tile.kind] <= 0:
             raise RuleViolation(
-                "C-1", f"{self.name(actor)} can't discard {tile}: it is not in their hand"
+                "C-1", Message("{player} can't discard {tile}: it is not in their hand",
+                               player=self.name(actor), tile=tile)
             )
         if self.LIMITS_DISCARDS:
             self.check_discard(actor, tile)
@@ -630,27 +654,30 @@ class Table:
         if not (target == discarder):
             raise RuleViolation(
                 "C-2",
-                f"{self.name(self._actor(event))} can't {what}: "
-                f"the last discard is {self.name(discarder)}'s {tile}",
+                Message("{player} can't {what}: the last discard is {other}'s {tile}",
+                        player=self.name(self._actor(event)), what=what,
+                        other=self.name(discarder), tile=tile),
             )
         if not (event.tile == tile):
             raise RuleViolation(
-                "C-2", f"{self.name(self._actor(event))} can't {what}: the last discard is {tile}"
+                "C-2", Message("{player} can't {what}: the last discard is {tile}",
+                               player=self.name(self._actor(event)), what=what, tile=tile)
             )
         actor = self._actor(event)
         if not (actor != discarder):
-            raise RuleViolation("C-2", f"{self.name(actor)} can't claim their own discard")
+            raise RuleViolation("C-2", Message("{player} can't claim their own discard",
+                                               player=self.name(actor)))
         if self.discard_winners:
             raise RuleViolation(
                 "SC-3.1",
-                f"{self.name(actor)} can't {what}: the discard was won (a win beats a "
-                "pung or kong)",
+                Message("{player} can't {what}: the discard was won (a win beats a "
+                        "pung or kong)", player=self.name(actor), what=what),
             )
         if self.tiles_left < self.CLAIMS_STOP_AT:
             raise RuleViolation(
                 "JX-2.8",
-                f"{self.name(actor)} can't {what}: no claims once fewer than four tiles "
-                "remain in the wall",
+                Message("{player} can't {what}: no claims once fewer than four tiles "
+                        "remain in the wall", player=self.name(actor), what=what),
             )
         self.check_claimer(actor, what)
         return discarder, tile
@@ -658,7 +685,8 @@ class Table:
     def check_claimer(self, seat: int, what: str) -> None:
         """Variant limits on who may claim (JX-9 gave up, a Sichuan winner)."""
         if self.seats[seat].won:
-            raise RuleViolation("SC-3.2", f"{self.name(seat)} has won and plays no more")
+            raise RuleViolation("SC-3.2", Message("{player} has won and plays no more",
+                                                  player=self.name(seat)))
 
     def _take_discard(self, discarder: int, claimer: int) -> None:
         river = self.seats[discarder].river
@@ -672,14 +700,15 @@ class Table:
     def _on_chi(self, event: Event) -> None:
         actor = self._actor(event)
         if not self.variant.HAS_CHOW:
-            raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no chow")
+            raise RuleViolation(self.NO_CLAIM_RULE, Message("{variant} has no chow",
+                                                            variant=self.variant.name.capitalize()))
         tile = self._tile(event)
-        discarder, _ = self._claimable(event, f"chow {tile}")
+        discarder, _ = self._claimable(event, Message("chow {tile}", tile=tile))
         if not (actor == (discarder + 1) % 4):
             raise RuleViolation(
                 "JX-2.1",
-                f"{self.name(actor)} can't chow {tile}: only the next seat after the "
-                "discarder may chow",
+                Message("{player} can't chow {tile}: only the next seat after the "
+                        "discarder may chow", player=self.name(actor), tile=tile),
             )
         shown = list(event.tiles)
         kinds = sorted([tile.kind, *(t.kind for t in shown)])
@@ -692,20 +721,21 @@ class Table:
         ):
             raise RuleViolation(
                 "C-3",
-                f"{self.name(actor)} can't chow {tile} with "
-                f"{''.join(str(t) for t in shown)}: that is no run of three in one suit",
+                Message("{player} can't chow {tile} with {tiles}: that is no run of three in "
+                        "one suit", player=self.name(actor), tile=tile, tiles=tuple(shown)),
             )
         if any(self.is_wild(k) for k in kinds):
             raise RuleViolation(
                 "JX-2.9",
-                f"{self.name(actor)} can't chow with a wildcard: wildcards never take "
-                "part in a chow, pung or kong",
+                Message("{player} can't chow with a wildcard: wildcards never take "
+                        "part in a chow, pung or kong", player=self.name(actor)),
             )
         hand = self.seats[actor].hand
         for shown_tile in shown:
             if not (hand[shown_tile.kind] > 0):
                 raise RuleViolation(
-                    "C-1", f"{self.name(actor)} can't chow {tile}: they hold no {shown_tile}"
+                    "C-1", Message("{player} can't chow {tile}: they hold no {shown}",
+                                   player=self.name(actor), tile=tile, shown=shown_tile)
                 )
             hand[shown_tile.kind] -= 1
         self._take_discard(discarder, actor)
@@ -716,15 +746,16 @@ class Table:
         actor = self._actor(event)
         tile = self._tile(event)
         if not self.variant.HAS_PUNG:
-            raise RuleViolation(self.NO_CLAIM_RULE, f"{self.variant.name.capitalize()} has no pung")
-        discarder, _ = self._claimable(event, f"pung {tile}")
-        self.check_meld_tile(actor, tile, "pung")
+            raise RuleViolation(self.NO_CLAIM_RULE, Message("{variant} has no pung",
+                                                            variant=self.variant.name.capitalize()))
+        discarder, _ = self._claimable(event, Message("pung {tile}", tile=tile))
+        self.check_meld_tile(actor, tile, Message("pung"))
         hand = self.seats[actor].hand
         if not (hand[tile.kind] >= 2):
             raise RuleViolation(
                 "JX-2.2",
-                f"{self.name(actor)} can't pung {tile}: they hold "
-                f"{hand[tile.kind]} of it, a pung needs two",
+                Message("{player} can't pung {tile}: they hold {n} of it, a pung needs two",
+                        player=self.name(actor), tile=tile, n=hand[tile.kind]),
             )
         hand[tile.kind] -= 2
         self._take_discard(discarder, actor)
@@ -755,23 +786,24 @@ class Table:
         elif kind == "added":
             self._added_kong(event, actor, tile)
         else:
-            raise RuleViolation("C-3", f"unknown kong kind {kind!r}")
+            raise RuleViolation("C-3", Message("unknown kong kind {kind!r}", kind=kind))
 
     def _exposed_kong(self, event: Event, actor: int, tile: Tile) -> None:
         if "exposed" not in self.variant.KONG_KINDS:
             raise RuleViolation(
                 self.variant.KONG_RULE,
-                f"{self.variant.name.capitalize()} has no exposed kong: only concealed kongs",
+                Message("{variant} has no exposed kong: only concealed kongs",
+                        variant=self.variant.name.capitalize()),
             )
-        discarder, _ = self._claimable(event, f"kong {tile}")
-        self.check_meld_tile(actor, tile, "kong")
+        discarder, _ = self._claimable(event, Message("kong {tile}", tile=tile))
+        self.check_meld_tile(actor, tile, Message("kong"))
         self._kong_needs_a_replacement(actor)
         hand = self.seats[actor].hand
         if not (hand[tile.kind] >= 3):
             raise RuleViolation(
                 "JX-2.3",
-                f"{self.name(actor)} can't kong {tile}: they hold {hand[tile.kind]} of "
-                "it, an exposed kong needs three",
+                Message("{player} can't kong {tile}: they hold {n} of it, an exposed kong "
+                        "needs three", player=self.name(actor), tile=tile, n=hand[tile.kind]),
             )
         hand[tile.kind] -= 3
         self._take_discard(discarder, actor)
@@ -785,30 +817,32 @@ class Table:
         if not (self.drawn is not None or self._dealer_opening(actor)):
             raise RuleViolation(
                 "JX-2.7",
-                f"{self.name(actor)} can't {what} right after a chow or pung: discard first",
+                Message("{player} can't {what} right after a chow or pung: discard first",
+                        player=self.name(actor), what=what),
             )
-        self.check_meld_tile(actor, tile, "kong")
+        self.check_meld_tile(actor, tile, Message("kong"))
         self._kong_needs_a_replacement(actor)
+
 
     def _kong_needs_a_replacement(self, actor: int) -> None:
         if not (self.tiles_left > 0):
             raise RuleViolation(
                 "C-5",
-                f"{self.name(actor)} can't declare a kong: the wall is empty, so no "
-                "replacement can be drawn",
+                Message("{player} can't declare a kong: the wall is empty, so no "
+                        "replacement can be drawn", player=self.name(actor)),
             )
 
     def _dealer_opening(self, seat: int) -> bool:
         return seat == self.dealer and not self.seats[seat].discarded and not self.any_claim
 
     def _concealed_kong(self, event: Event, actor: int, tile: Tile) -> None:
-        self._own_kong_allowed(event, actor, tile, f"kong {tile}")
+        self._own_kong_allowed(event, actor, tile, Message("kong {tile}", tile=tile))
         hand = self.seats[actor].hand
         if not (hand[tile.kind] == 4):
             raise RuleViolation(
                 "JX-2.4",
-                f"{self.name(actor)} can't declare a concealed kong of {tile}: they hold "
-                f"{hand[tile.kind]} of it",
+                Message("{player} can't declare a concealed kong of {tile}: they hold "
+                        "{n} of it", player=self.name(actor), tile=tile, n=hand[tile.kind]),
             )
         hand[tile.kind] = 0
         self.seats[actor].melds.append(Meld.gang(tile, "concealed"))
@@ -822,9 +856,10 @@ class Table:
         if "added" not in self.variant.KONG_KINDS:
             raise RuleViolation(
                 self.variant.KONG_RULE,
-                f"{self.variant.name.capitalize()} has no added kong: only concealed kongs",
+                Message("{variant} has no added kong: only concealed kongs",
+                        variant=self.variant.name.capitalize()),
             )
-        self._own_kong_allowed(event, actor, tile, f"add {tile} to a kong")
+        self._own_kong_allowed(event, actor, tile, Message("add {tile} to a kong", tile=tile))
         state = self.seats[actor]
         index = next(
             (i for i, m in enumerate(state.melds) if m.type == "peng" and m.first == tile), None
@@ -832,12 +867,13 @@ class Table:
         if not (index is not None):
             raise RuleViolation(
                 "JX-2.4",
-                f"{self.name(actor)} can't add {tile} to a kong: they have no exposed "
-                f"pung of {tile}",
+                Message("{player} can't add {tile} to a kong: they have no exposed "
+                        "pung of {tile}", player=self.name(actor), tile=tile),
             )
         if not (state.hand[tile.kind] > 0):
             raise RuleViolation(
-                "JX-2.4", f"{self.name(actor)} can't add {tile} to a kong: it is not in their hand"
+                "JX-2.4", Message("{player} can't add {tile} to a kong: it is not in their hand",
+                                  player=self.name(actor), tile=tile)
             )
         assert index is not None
         state.hand[tile.kind] -= 1
@@ -876,20 +912,23 @@ class Table:
 
     def _self_draw_win(self, event: Event, actor: int, tile: Tile, bomb: bool) -> None:
         if self.phase is not Phase.TURN or actor != self.turn:
-            raise self._wrong_time(event, f"win on {tile}")
+            raise self._wrong_time(event, Message("win on {tile}", tile=tile))
         opening = self._dealer_opening(actor)
         if not (self.drawn is not None or opening):
             raise RuleViolation(
                 "C-2",
-                f"{self.name(actor)} can't win without drawing: a self-drawn win is on "
-                "the tile just drawn",
+                Message("{player} can't win without drawing: a self-drawn win is on "
+                        "the tile just drawn", player=self.name(actor)),
             )
         if self.drawn is not None:
             if not (self.drawn == tile):
-                raise RuleViolation("C-2", f"{self.name(actor)} drew {self.drawn}, not {tile}")
+                raise RuleViolation("C-2", Message("{player} drew {drawn}, not {tile}",
+                                                   player=self.name(actor), drawn=self.drawn,
+                                                   tile=tile))
         else:
             if not (self.seats[actor].hand[tile.kind] > 0):
-                raise RuleViolation("C-1", f"{self.name(actor)} holds no {tile}")
+                raise RuleViolation("C-1", Message("{player} holds no {tile}",
+                                                   player=self.name(actor), tile=tile))
         self.check_winner(actor)
         position = self.seat_position(
             actor,
@@ -912,20 +951,23 @@ class Table:
         if not self.variant.DISCARD_WINS:
             raise RuleViolation(
                 self.variant.DISCARD_WIN_RULE,
-                f"{self.name(actor)} can't win on {tile}: in "
-                f"{self.variant.name.capitalize()} a win is by self-draw only, never on a discard",
+                Message("{player} can't win on {tile}: in {variant} a win is by self-draw "
+                        "only, never on a discard", player=self.name(actor), tile=tile,
+                        variant=self.variant.name.capitalize()),
             )
         if self.phase is not Phase.DISCARDED or self.last_discard is None:
-            raise self._wrong_time(event, f"win on {tile}")
+            raise self._wrong_time(event, Message("win on {tile}", tile=tile))
         discarder, discard = self.last_discard
         if not (event.target == discarder and tile == discard):
             raise RuleViolation(
                 "C-2",
-                f"{self.name(actor)} can't win on {tile}: the last discard is "
-                f"{self.name(discarder)}'s {discard}",
+                Message("{player} can't win on {tile}: the last discard is {other}'s {discard}",
+                        player=self.name(actor), tile=tile, other=self.name(discarder),
+                        discard=discard),
             )
         if not (actor != discarder):
-            raise RuleViolation("C-2", f"{self.name(actor)} can't win on their own discard")
+            raise RuleViolation("C-2", Message("{player} can't win on their own discard",
+                                               player=self.name(actor)))
         self.check_winner(actor)
         self.check_discard_winner_order(actor, discarder)
         position = self.seat_position(
@@ -945,24 +987,26 @@ class Table:
         if not ((seat - discarder) % 4 > (previous - discarder) % 4):
             raise RuleViolation(
                 "SC-3.1",
-                f"{self.name(seat)}'s win on the same discard must be recorded in "
-                "playing order after the discarder",
+                Message("{player}'s win on the same discard must be recorded in "
+                        "playing order after the discarder", player=self.name(seat)),
             )
 
     def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
         if self.phase is not Phase.ROBBABLE or self.pending_kong is None:
             raise RuleViolation(
                 self.ROB_KONG_RULE,
-                f"{self.name(actor)} can't rob a kong: no added kong was just declared",
+                Message("{player} can't rob a kong: no added kong was just declared",
+                        player=self.name(actor)),
             )
         konger, kong_tile = self.pending_kong
         if not (event.target == konger and tile == kong_tile):
             raise RuleViolation(
                 self.ROB_KONG_RULE,
-                f"{self.name(actor)} can rob only {self.name(konger)}'s added {kong_tile}",
+                Message("{player} can rob only {other}'s added {tile}", player=self.name(actor),
+                        other=self.name(konger), tile=kong_tile),
             )
         if not (actor != konger):
-            raise RuleViolation(self.ROB_KONG_RULE, "a player can't rob their own kong")
+            raise RuleViolation(self.ROB_KONG_RULE, Message("a player can't rob their own kong"))
         self.check_winner(actor)
         position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
         score = self._winning_score(actor, position, tile)
@@ -976,22 +1020,24 @@ class Table:
             self.discard_winners.append(actor)
 
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
-        raise RuleViolation("PT-5.5", "robbing the gold exists only in Putian")
+        raise RuleViolation("PT-5.5", Message("robbing the gold exists only in Putian"))
 
     def check_winner(self, seat: int) -> None:
         """Variant limits on who may win (JX-9 gave up, SC-3.2 already won)."""
         if self.seats[seat].won:
-            raise RuleViolation("SC-3.2", f"{self.name(seat)} has already won")
+            raise RuleViolation("SC-3.2", Message("{player} has already won",
+                                                  player=self.name(seat)))
 
     def _winning_score(self, seat: int, position: Position, tile: Tile) -> Score:
         score = self.variant.score(position)
         self.scored_position = position
         if not score.win:
-            reason = score.reason or "not a winning hand"
+            reason = score.reason or Message("not a winning hand")
             rule, _, sentence = reason.partition(": ")
             raise RuleViolation(
                 rule if sentence else self.variant.SHAPE_RULE,
-                f"{self.name(seat)} can't win on {tile}: {sentence or reason}",
+                Message("{player} can't win on {tile}: {reason}", player=self.name(seat),
+                        tile=tile, reason=after_rule(reason) if sentence else reason),
             )
         return score
 
@@ -1050,12 +1096,13 @@ class Table:
         if reason == "win":
             if not (bool(self.wins) and self.phase is Phase.ENDED or self._all_but_one_won()):
                 if self.PLAY_ON and self.wins:
-                    raise RuleViolation("SC-3.2", "the hand can't end as a win yet: the others "
-                                        "play on until three have won or the wall runs out")
+                    raise RuleViolation("SC-3.2", Message(
+                        "the hand can't end as a win yet: the others "
+                        "play on until three have won or the wall runs out"))
                 raise RuleViolation(
                     "C-5",
-                    "the hand can't end as a win: "
-                    + (self._waiting_for() if self.wins else "nobody has won"),
+                    Message("the hand can't end as a win: {why}",
+                            why=self._waiting_for() if self.wins else Message("nobody has won")),
                 )
         elif reason == "exhausted":
             if self.phase is Phase.DISCARDED:
@@ -1065,16 +1112,17 @@ class Table:
             if not (self.phase is Phase.DRAW and self.tiles_left == 0):
                 raise RuleViolation(
                     "C-5",
-                    f"the hand isn't exhausted: {self.tiles_left} "
-                    f"tile{'s are' if self.tiles_left != 1 else ' is'} left"
+                    Message("the hand isn't exhausted: 1 tile is left")
+                    if self.tiles_left == 1
+                    else Message("the hand isn't exhausted: {n} tiles are left", n=self.tiles_left)
                     if self.tiles_left
-                    else "the hand isn't exhausted: " + self._waiting_for(),
+                    else Message("the hand isn't exhausted: {why}", why=self._waiting_for()),
                 )
             self.settle(self.exhaustion_payments())
         elif reason == "abandoned":
             pass
         else:
-            raise RuleViolation("C-5", f"unknown end reason {reason!r}")
+            raise RuleViolation("C-5", Message("unknown end reason {reason!r}", reason=reason))
         self.phase = Phase.ENDED
         self.end_reason = reason
         return list(self.deltas)
@@ -1094,12 +1142,13 @@ class Table:
 
     def _actor(self, event: Event) -> int:
         if event.actor is None:
-            raise RuleViolation("C-2", f"{event.type} needs an actor")
+            raise RuleViolation("C-2", Message("{type} needs an actor", type=event.type))
         return event.actor
 
     def _tile(self, event: Event) -> Tile:
         if event.tile is None:
-            raise RuleViolation("C-1", f"{event.type} needs a tile")
+            raise RuleViolation("C-1", Message("{type} needs a tile", type=event.type))
+
         return event.tile
 
     # -- legal actions (bots, annotation) -------------------------------------

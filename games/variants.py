@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
 from games import shapes
+from games.messages import Message
 from games.position import Position, PositionError
 from games.reading import Reading, readings
 from games.tiles import KINDS, TILES, Meld, Tile, counts_of
@@ -175,11 +176,12 @@ class Variant:
     """The rule of the deal (JX-1, PT-1, SC-1): tile counts, the wall."""
     TILES_RULE: ClassVar[str] = "C-1"
     """The rule saying which tiles the variant plays (C-1, PT-1, SC-1)."""
-    TILES_PLAYED: ClassVar[str] = "all 136 tiles"
+    TILES_PLAYED: ClassVar[str] = Message("all 136 tiles")
     """Which tiles the variant plays, as a sentence ends: "… plays {TILES_PLAYED}"."""
     WILDCARD_RULE: ClassVar[str] = "C-4"
     """The rule that picks the hand's wildcards (JX-4, PT-2)."""
-    WILDCARDS_WANTED: ClassVar[str] = "no wildcards"
+    WILDCARDS_WANTED: ClassVar[str] = Message("no wildcards")
+
     """What a log's ``wildcards`` must list, as a sentence ends: "must list …"."""
     HAND_FIELDS: ClassVar[tuple[str, ...]] = ("dealer", "dice", "deal", "wall", "events")
     """The fields a log's hand has, in the order they are written."""
@@ -306,24 +308,30 @@ class Variant:
     @classmethod
     def check_rules(cls, raw: Any) -> dict[str, int | str | bool]:
         if not isinstance(raw, dict):
-            raise PositionError("rules must be an object of options")
+            raise PositionError(Message("rules must be an object of options"))
         checked: dict[str, int | str | bool] = {}
         for name, value in raw.items():
             option = cls.OPTIONS.get(name)
             if option is None:
-                known = ", ".join(cls.OPTIONS) or "none"
-                raise PositionError(f"unknown {cls.name} rules option {name!r} (known: {known})")
+                known = ", ".join(cls.OPTIONS) or Message("none")
+                raise PositionError(Message("unknown {variant} rules option {name!r} (known: "
+                                            "{known})", variant=cls.name, name=name,
+                                            known=known))
             if option.choices:
                 if value not in option.choices:
-                    raise PositionError(f"rules option {name!r} must be one of "
-                                        f"{', '.join(option.choices)}, not {value!r}")
+                    raise PositionError(Message("rules option {name!r} must be one of "
+                                                "{choices}, not {value!r}", name=name,
+                                                choices=", ".join(option.choices), value=value))
             elif isinstance(option.default, bool):
                 if not isinstance(value, bool):
-                    raise PositionError(f"rules option {name!r} must be true or false")
+                    raise PositionError(Message("rules option {name!r} must be true or false",
+                                                name=name))
             elif (not isinstance(value, int) or isinstance(value, bool)
                   or not option.minimum <= value <= option.maximum):
-                raise PositionError(f"rules option {name!r} must be an integer from "
-                                    f"{option.minimum} to {option.maximum}, not {value!r}")
+                raise PositionError(Message("rules option {name!r} must be an integer from "
+                                            "{low} to {high}, not {value!r}", name=name,
+                                            low=option.minimum, high=option.maximum,
+                                            value=value))
             checked[name] = value
         return checked
 
@@ -480,8 +488,8 @@ class Variant:
     @classmethod
     def best_value(cls, position: Position, found: Sequence[Reading]) -> Score:
         if not found:
-            return Score.no_win(f"{cls.SHAPE_RULE}: the tiles don't form "
-                                f"{cls.SETS} sets and a pair")
+            return Score.no_win(Message("{rule}: the tiles don't form {n} sets and a pair",
+                                        rule=cls.SHAPE_RULE, n=cls.SETS))
         best: Score | None = None
         failure: Score | None = None
         for reading in found:
@@ -493,7 +501,8 @@ class Variant:
         if best is not None and best.read_as is not None:
             # Formatting is slow next to scoring: only the chosen reading is shown.
             best.reading = reading_text(*best.read_as)
-        return best or failure or Score.no_win(f"{cls.SHAPE_RULE}: no legal reading")
+        return best or failure or Score.no_win(Message("{rule}: no legal reading",
+                                                          rule=cls.SHAPE_RULE))
 
     @classmethod
     def rank(cls, result: Score) -> tuple[int, ...]:

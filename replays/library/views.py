@@ -33,6 +33,7 @@ from replays.annotation.services import panel
 from replays.annotation.views import values_context
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import board_at, replayed_match
+from replays.library.engine_refusals import render as engine_refusal
 from replays.library.links import viewer_links
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, unique_anchors
@@ -179,7 +180,8 @@ def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes
         return {"name": name, "ok": False, "duplicate": existing if visible else None,
                 "error": _("this document was uploaded before")}
     except UploadError as error:
-        return {"name": name, "ok": False, "error": error.message, "where": error.where}
+        return {"name": name, "ok": False, "error": engine_refusal(error.message),
+                "where": error.where}
     return {"name": name, "ok": True, "match": match,
             "waiting": match.waiting_for_broker}
 

@@ -21,9 +21,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
+from games.messages import message_of
 from games.play import MAX_HANDS, IllegalAction, PlayError, StaleStep
 from games.registry import NAMES
 from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.library.engine_refusals import refusal
 from replays.models import Match
 from replays.play import services, table
 from replays.play.models import PlayedMatch
@@ -101,7 +103,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                     speed=form.cleaned_data["speed"])
                 row = services.start(request, choice)
             except PlayError as refused:
-                error = str(refused)
+                error = refusal(None, message_of(refused))
             else:
                 return redirect(row.get_absolute_url())
         status = 400
@@ -195,7 +197,7 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         step, action = _answer(request)
         row, match, entries = services.act(request, public_id, step, action)
     except StaleStep as stale:
-        return _refused(request, public_id, 409, None, str(stale))
+        return _refused(request, public_id, 409, None, stale.message)
     except IllegalAction as illegal:
         return _refused(request, public_id, 400, illegal.rule, illegal.message)
     except PlayError as bad:
@@ -217,7 +219,7 @@ def _refused(request: HtmxHttpRequest, public_id: str, status: int, rule: str | 
         return _json({"error": {"rule": rule, "message": message}}, status=status)
     row = services.owned(request, public_id)
     context = table.context(request, row, services.restored(row))
-    context["refusal"] = f"{rule}: {message}" if rule else message
+    context["refusal"] = refusal(rule, message)
     template = "play/table.html#table" if wants_fragment(request) else "play/table.html"
     return render(request, template, context, status=status)
 
@@ -238,7 +240,7 @@ def leave(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             if _is_json(request):
                 return _json({"error": {"rule": illegal.rule, "message": illegal.message}},
                              status=400)
-            return _leave_page(request, row, f"{illegal.rule}: {illegal.message}", 400)
+            return _leave_page(request, row, refusal(illegal.rule, illegal.message), 400)
         if _is_json(request):
             return _json(services.state_json(row, match, _replay_url(row)))
         messages.info(request, _("You left the match."))
