@@ -176,3 +176,26 @@ def test_it_keeps_the_controls_on_screen_and_the_board_first_on_a_phone(
     page.locator(".controls a[data-key=ArrowRight]").click()
     expect(page.locator(".step-counter")).to_contain_text(f"step 21/{steps}")
     assert page.evaluate("document.documentElement.scrollWidth") <= 361
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_it_fits_every_step_control_label_in_its_button_on_a_phone(
+        browser: Browser, long_hand: tuple[str, int], language: str) -> None:
+    url, _steps = long_hand
+    context = browser.new_context(locale="en-US" if language == "en" else "zh-CN",
+                                  viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        page.goto(f"{url}?step=20")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        controls = page.locator("#board-wrap > .controls :is(.button, .autoplay)")
+        clipped = controls.evaluate_all(
+            "els => els.filter(e => e.offsetWidth && e.scrollWidth > e.clientWidth + 1)"
+            ".map(e => `${e.innerText}: ${e.scrollWidth} > ${e.clientWidth}`)")
+        assert clipped == [], clipped
+        tops = controls.evaluate_all(
+            "els => els.filter(e => e.offsetWidth).map(e => Math.round(e.offsetTop))")
+        assert len(set(tops)) == 1, f"the buttons take more than one row: {tops}"
+    finally:
+        context.close()

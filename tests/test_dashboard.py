@@ -288,6 +288,19 @@ def test_the_puzzle_numbers_per_day_and_variant(client: Client, staff: Any, alic
     assert "Jiaxing" in rate and "Sichuan" in rate  # the legend
 
 
+def test_it_names_the_variants_in_the_readers_language(client: Client, staff: Any,
+                                                       alice: Any) -> None:
+    jx = Puzzle.objects.create(variant="jiaxing", difficulty=1, position={},
+                               answer={"waits": []}, engine_version="test", seed="a")
+    Attempt.objects.create(puzzle=jx, user=alice, picked=[], solved=True, points=3)
+    markup = as_staff(client, staff).get(
+        "/dashboard/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    rate = chart(markup, "每日题目答对率")
+    assert "嘉兴麻将" in rate and "四川血战到底" in rate  # the legend
+    assert "嘉兴麻将：1 次作答，答对率 100%" in rate  # the tooltip finds the variant's count
+    assert not re.search(r"\b(Jiaxing|Putian|Sichuan)\b", text_of(markup))
+
+
 def test_it_counts_new_users_per_day(client: Client, staff: Any, alice: Any, bob: Any,
                                      django_user_model: Any) -> None:
     django_user_model.objects.filter(pk=bob.pk).update(

@@ -187,6 +187,24 @@ def test_only_the_player_can_leave(client: Client, alice: Any, bob: Any) -> None
     assert not PlayedMatch.objects.get(public_id=pid).over
 
 
+@pytest.mark.parametrize("variant", ["jiaxing", "putian"])
+def test_it_words_the_end_of_the_hand_left_in_the_moves(client: Client, variant: str) -> None:
+    """The moves since the player's last one end with the hand's end in words, not the
+    event's type ("end")."""
+    import re
+
+    pid = start(client, variant, hands=2)
+    leave(client, pid)
+    page = client.get(f"/play/{pid}/").content.decode()
+    listed = re.search(r'<ol class="play-moves"[^>]*>(.*?)</ol>', page, re.S)
+    assert listed, "no moves listed"
+    assert re.findall(r"<li>(.*?)</li>", listed.group(1))[-2:] == [
+        "You leave the table", "The hand was abandoned"]
+    zh = client.get(f"/play/{pid}/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    listed = re.search(r'<ol class="play-moves"[^>]*>(.*?)</ol>', zh, re.S)
+    assert listed and "<li>end</li>" not in listed.group(1)
+
+
 def test_the_leave_pages_read_as_chinese(client: Client) -> None:
     from tests.test_site_i18n_complete import TILE_CODE, ZH, english_sentences, visible
 

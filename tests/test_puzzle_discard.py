@@ -212,6 +212,25 @@ def test_it_rates_a_first_answer_and_serves_discards_in_training(
     assert "Solved!" in retry
 
 
+def test_it_shows_the_last_discard_verdict_when_a_streak_ends(
+        client: Client, discard: dict[str, Puzzle]) -> None:
+    """The streak's end page (no current puzzle) words the missed discard puzzle as a
+    discard puzzle: the tile discarded and the best one, with the values table."""
+    response = client.post("/puzzles/train/start/", {"mode": "streak", "kind": "discard",
+                                                     "variant": "jiaxing"})
+    url = response["Location"]
+    found = re.search(r'data-puzzle="([^"]+)"', page(client.get(url)))
+    assert found
+    puzzle = Puzzle.objects.get(public_id=found.group(1))
+    assert puzzle.kind == "discard"
+    client.post(url + "answer/", {"tile": puzzle.answer["runner_up"]})
+    shown = text_of(page(client.get(url)))
+    assert "Streak over: 0 puzzles solved." in shown
+    assert "Your discard" in shown and "Best discard" in shown
+    assert "Best wait" not in shown and "Every winning tile" not in shown
+    assert '<table class="waits-table discard-table">' in page(client.get(url))
+
+
 @pytest.mark.django_db(transaction=True)
 @override_settings(VALUES_AFTER_ANNOTATION=True, VALUES_SOLO_SAMPLES=40, VALUES_TABLE_SAMPLES=4)
 def test_it_harvests_discards_from_a_public_replays_values(alice: Any) -> None:

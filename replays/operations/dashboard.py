@@ -199,13 +199,22 @@ def _puzzle_metrics(window: Window, found: dict[str, Any]) -> None:
     labels = [_label(day) for day in puzzle_days]
     found["charts"]["attempts"] = charts.bar_chart(
         _("Puzzle attempts per day"), labels,
-        [charts.Series(v.capitalize(), [float(tries[v].get(d, 0)) for d in puzzle_days])
+        [charts.Series(variant_name(v), [float(tries[v].get(d, 0)) for d in puzzle_days])
          for v in VARIANTS])
     found["charts"]["solve_rate"] = charts.line_chart(
         _("Puzzle solve rate per day"), labels,
-        [charts.Series(v.capitalize(), [_rate(solves[v].get(d, 0), tries[v].get(d, 0))
-                                        for d in puzzle_days]) for v in VARIANTS],
+        [charts.Series(variant_name(v), [_rate(solves[v].get(d, 0), tries[v].get(d, 0))
+                                         for d in puzzle_days]) for v in VARIANTS],
         unit="%", y_top=100, tooltip=_rate_tip(tries, puzzle_days, labels))
+
+
+def variant_name(variant: str) -> str:
+    """The variant's name in the reader's language, as every other page shows it.
+
+    >>> variant_name("sichuan")
+    'Sichuan 血战到底'
+    """
+    return str(Match.Variant(variant).label)
 
 
 def _puzzle_table(today: dt.date, tries: dict[str, dict[dt.date, int]],
@@ -219,7 +228,7 @@ def _puzzle_table(today: dt.date, tries: dict[str, dict[dt.date, int]],
         solved = sum(solves[variant].values())
         today_n = tries[variant].get(today, 0)
         table.append({
-            "variant": variant, "name": variant.capitalize(), "attempts": n, "solved": solved,
+            "variant": variant, "name": variant_name(variant), "attempts": n, "solved": solved,
             "rate": _rate(solved, n), "today": today_n,
             "today_rate": _rate(solves[variant].get(today, 0), today_n),
             "daily_today": dailies.get((today, variant)),
@@ -256,9 +265,10 @@ def _upload_tip(labels: list[str], uploads: list[float],
 def _rate_tip(tries: dict[str, dict[dt.date, int]], days: list[dt.date],
               labels: list[str]) -> Callable[[str, charts.Series, float], str]:
     day_of = dict(zip(labels, days, strict=True))
+    variant_of = {variant_name(v): v for v in VARIANTS}
 
     def tip(label: str, series: charts.Series, value: float) -> str:
-        n = tries[series.name.lower()].get(day_of[label], 0)
+        n = tries[variant_of[series.name]].get(day_of[label], 0)
         return _("%(day)s · %(variant)s: %(rate)s%% solved of %(n)d attempts") % {
             "day": label, "variant": series.name, "rate": f"{value:g}", "n": n}
 

@@ -187,6 +187,8 @@ def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]
         if raw["type"] == "gang" and "tile" not in raw:  # another seat's concealed kong
             out.append(_("{name} declares a concealed kong").format(name=names[int(actor)]))
             continue
+        if raw["type"] == "end":  # the table's end also carries every hand, for the page
+            raw = {k: v for k, v in raw.items() if k not in ("hands", "melds")}
         try:
             event = read_event(raw, view["variant"])
         except ValueError:
