@@ -101,7 +101,10 @@ class Match(models.Model):
                         "Can see private and hidden replays on the site")]
 
     def __str__(self) -> str:
-        return self.title or f"{self.get_variant_display()}: {', '.join(self.players)}"
+        from replays.titles import shown_title
+
+        return shown_title(self.title) if self.title else (
+            f"{self.get_variant_display()}: {', '.join(self.players)}")
 
     def get_absolute_url(self) -> str:
         return reverse("viewer", args=[self.public_id])

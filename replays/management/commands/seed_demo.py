@@ -12,6 +12,7 @@ from games.log import dumps
 from games.registry import NAMES
 from replays.library.services import DuplicateUpload, store_document
 from replays.models import Match, Puzzle
+from replays.titles import demo_title
 
 
 class Command(BaseCommand):
@@ -32,7 +33,7 @@ class Command(BaseCommand):
                     # One seat valued per match, as for an upload naming the uploader's
                     # seat: valuing all four would keep `make run` busy for many minutes.
                     store_document(raw, owner=user, visibility=Match.Visibility.PUBLIC,
-                                   title=f"Demo: {variant.capitalize()} bots, game {seed}",
+                                   title=demo_title(variant, seed),
                                    uploader_seat=(seed - 1) % 4)
                     stored += 1
                 except DuplicateUpload:
