@@ -167,11 +167,12 @@ def test_it_commits_to_the_seed_and_shows_it_at_the_end(client: Client) -> None:
 def test_it_stores_the_finished_match_as_a_private_replay_of_the_player(
         client: Client, alice: Any) -> None:
     client.force_login(alice)
-    pid = start(client, "sichuan", hands=2)
+    pid = start(client, "sichuan", hands=2, seat="2")
     end = play_out(client, pid, random.Random(2))
     row = PlayedMatch.objects.get(public_id=pid)
     replay = row.replay
     assert replay is not None and replay.owner == alice
+    assert replay.uploader_seat == 2  # the values pass prices the player's seat
     assert replay.visibility == Match.Visibility.PRIVATE and replay.hand_count == 2
     assert replay.totals == end["result"]["totals"]
     assert end["replay"] == f"/replays/{replay.public_id}/"

@@ -191,7 +191,9 @@ def finish(row: PlayedMatch, match: PlayMatch) -> None:
         # their end screen has its link) until they log in, when it becomes theirs, private.
         visibility = Match.Visibility.PRIVATE if row.owner_id else Match.Visibility.UNLISTED
         try:
-            row.replay = store_document(raw, owner=row.owner, visibility=visibility)
+            # Its values are the player's own seat's (issue 17), as an upload naming its seat.
+            row.replay = store_document(raw, owner=row.owner, visibility=visibility,
+                                        uploader_seat=int(row.state["seat"]))
         except DuplicateUpload as duplicate:  # the same seed and play: one stored copy
             row.replay = duplicate.existing
         except UploadError:  # the account's storage is full: the end screen says so
