@@ -52,7 +52,7 @@ from typing import Any, TypeVar
 
 from games import readers
 from games.events import Event
-from games.messages import Message, message_of, template_of
+from games.messages import Message, Templated, message_of
 from games.position import PositionError
 from games.readers import BANK_ITEMS, ReadError, json_type, show
 from games.registry import VARIANTS, variant_named
@@ -103,7 +103,7 @@ _NOT_BRACKETS = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-class LogError(ValueError):
+class LogError(Templated, ValueError):
     """A document that is not a structurally valid ``mahjong-log/1`` document.
 
     ``hand`` and ``event`` are 1-based (the first hand is hand 1, the first event
@@ -132,16 +132,6 @@ class LogError(ValueError):
                  if number is not None]
         text = f"{', '.join(where)}: {self.message}" if where else self.message
         return f"{text} ({self.rule})" if self.rule else text
-
-    @property
-    def template(self) -> str:
-        """The message's template (:class:`games.messages.Message`), for translations."""
-        return template_of(self.message)[0]
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
-        return template_of(self.message)[1]
 
     def to_json(self) -> dict[str, Any]:
         """The error as the command line's ``validate`` reports it."""

@@ -90,6 +90,23 @@ def after_rule(message: str) -> str:
     return sentence
 
 
+class Templated:
+    """An error whose ``message`` may be a :class:`Message`: its template and parameters,
+    for translations (the engine's refusals: rule violations, log and reader errors)."""
+
+    message: str
+
+    @property
+    def template(self) -> str:
+        """The message's template (:class:`games.messages.Message`), for translations."""
+        return template_of(self.message)[0]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
+        return template_of(self.message)[1]
+
+
 def template_of(message: str) -> tuple[str, dict[str, Any]]:
     """The template and parameters of a message; a plain string is its own template.
 

@@ -26,7 +26,7 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from games.messages import Message, template_of
+from games.messages import Message, Templated
 from games.tiles import TILES, WINDS, GangKind, NotationError, Tile, parse_tiles
 
 __all__ = [
@@ -48,7 +48,7 @@ GANG_KINDS: tuple[GangKind, ...] = ("exposed", "added", "concealed")
 _TILE_NAMES = {str(tile): tile for tile in TILES}
 
 
-class ReadError(ValueError):
+class ReadError(Templated, ValueError):
     """A JSON value that is not what its field needs.
 
     ``field`` is the field's name as the message writes it; ``rule`` is a
@@ -69,16 +69,6 @@ class ReadError(ValueError):
 
     def __str__(self) -> str:
         return f"{self.message} ({self.rule})" if self.rule else self.message
-
-    @property
-    def template(self) -> str:
-        """The message's template (:class:`games.messages.Message`), for translations."""
-        return template_of(self.message)[0]
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
-        return template_of(self.message)[1]
 
 
 # -- naming values in messages -----------------------------------------------

@@ -21,7 +21,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from games.events import Event
-from games.messages import Message, after_rule, template_of
+from games.messages import Message, Templated, after_rule
 from games.position import Position
 from games.settlement import Payment, deltas_of, house_of
 from games.tiles import TILES, Meld, Tile
@@ -30,23 +30,13 @@ from games.variants import Score, Variant
 WHITE = 31
 
 
-class RuleViolation(ValueError):
+class RuleViolation(Templated, ValueError):
     """An event the rules don't allow; ``rule`` is the RULES.md id."""
 
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule
         self.message = message
         super().__init__(f"{message} ({rule})")
-
-    @property
-    def template(self) -> str:
-        """The message's template (:class:`games.messages.Message`), for translations."""
-        return template_of(self.message)[0]
-
-    @property
-    def params(self) -> dict[str, Any]:
-        """The message's parameters: tiles as :class:`Tile`, nested sentences as messages."""
-        return template_of(self.message)[1]
 
 
 class Phase(enum.Enum):
