@@ -109,16 +109,9 @@ def pay_setup(found: Puzzle) -> dict[str, Any]:
             hand, key=lambda t: (t.kind not in wild, t.kind))],
         "win_tile": TileView(won_on, wild=won_on.kind in wild, winning=True)
         if won_on is not None else None,
-        "melds": [[TileView(t) for t in m.tiles] for m in position.melds],
-        "wildcards": [TileView(TILES[k], wild=True) for k in sorted(wild)],
-        "wildcard_name": wildcard_name(variant),
-        "seat_wind": wind(position.seat_wind), "dealer": position.is_dealer,
-        "round_wind": wind(position.round_wind) if "round_wind" in variant.HAND_FIELDS
-        else None,
+        **_context(position),
         "bank": banked_fans(position.bank), "has_bank": "bank" in variant.HAND_FIELDS,
-        "void": "mps"[position.void] if position.void is not None else "",
-        "has_flowers": variant.HAS_FLOWERS,
-        "flowers": position.flowers, "dealer_streak": position.dealer_streak,
+        "dealer_streak": position.dealer_streak,
         "how": _how(table, position), "flags": flags, "seats": seats,
         "base": table.get("base", 1),
         "kongs_paid": len(table.get("kongs", [])),
@@ -160,22 +153,30 @@ def pay_feedback(found: Puzzle, verdict: pay_puzzles.PayVerdict) -> dict[str, An
 def discard_setup(found: Puzzle) -> dict[str, Any]:
     """A discard puzzle's hand: the tiles to pick from, the context, what was seen."""
     position = Position.from_json(found.position)
-    variant = position.variant
     wild = position.wildcards
     hand = sorted(position.hand, key=lambda t: (t.kind not in wild, t.kind))
     kinds = sorted({t.kind for t in hand}, key=lambda k: (k not in wild, k))
     return {
         "hand": [TileView(t, wild=t.kind in wild) for t in hand],
         "choices": [str(TILES[k]) for k in kinds],
+        **_context(position),
+        "seen": len(position.seen), "draws": found.answer.get("draws"),
+    }
+
+
+def _context(position: Position) -> dict[str, Any]:
+    """What both kinds show around a hand: melds, wildcards or golds, winds, the dealer,
+    the void, laid-out whites."""
+    variant = position.variant
+    return {
         "melds": [[TileView(t) for t in m.tiles] for m in position.melds],
-        "wildcards": [TileView(TILES[k], wild=True) for k in sorted(wild)],
+        "wildcards": [TileView(TILES[k], wild=True) for k in sorted(position.wildcards)],
         "wildcard_name": wildcard_name(variant),
         "seat_wind": wind(position.seat_wind), "dealer": position.is_dealer,
         "round_wind": wind(position.round_wind) if "round_wind" in variant.HAND_FIELDS
         else None,
         "void": "mps"[position.void] if position.void is not None else "",
         "has_flowers": variant.HAS_FLOWERS, "flowers": position.flowers,
-        "seen": len(position.seen), "draws": found.answer.get("draws"),
     }
 
 
