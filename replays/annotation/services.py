@@ -8,12 +8,12 @@ annotations stored before them are split on first read.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any
 
 from django.db import transaction
 
 from games.analysis import ENGINE_VERSION
+from replays.kept import Kept
 from replays.library.links import step_url
 from replays.models import Annotation, AnnotationStep, Match
 
@@ -117,15 +117,12 @@ def hand_index(match: Match, hand_number: int) -> HandIndex | None:
     if found is None:
         found = _read_index(match.pk, hand_number)
         if found is not None:
-            _KEPT_INDEXES[key] = found
-            if len(_KEPT_INDEXES) > _KEPT_INDEXES_AT_MOST:
-                _KEPT_INDEXES.popitem(last=False)
+            _KEPT_INDEXES.keep(key, found)
     return found
 
 
 # Finished hands' indexes by (match, run, hand), oldest first; bounded (a few MB).
-_KEPT_INDEXES: OrderedDict[tuple[int, int, int], HandIndex] = OrderedDict()
-_KEPT_INDEXES_AT_MOST = 512
+_KEPT_INDEXES: Kept[tuple[int, int, int], HandIndex] = Kept(at_most=512)
 
 
 def _read_index(match_pk: int, hand_number: int) -> HandIndex | None:

@@ -8,11 +8,11 @@ add up the seat's rows; the trends page lists a player's own matches.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from replays.annotation.values import current_values
+from replays.kept import Kept
 from replays.library.links import step_url
 from replays.models import HandValues, Match
 
@@ -70,9 +70,7 @@ def _hand_values(match: Match, hand_number: int,
                                             seat__in=seats).values_list("data", flat=True)
         found = {(v["event"], v["seat"]): v for data in rows for v in data}
         if key is not None:
-            _KEPT_HANDS[(key, hand_number, seats)] = found
-            if len(_KEPT_HANDS) > _KEPT_HANDS_AT_MOST:
-                _KEPT_HANDS.popitem(last=False)
+            _KEPT_HANDS.keep((key, hand_number, seats), found)
     return found
 
 
@@ -110,12 +108,7 @@ def match_summary(match: Match, seat: int | None = None) -> list[dict[str, Any]]
     key = _rows_key(match)
     if key is None:
         return _match_summary(match, seat)
-    found = _KEPT_SUMMARIES.get((key, seat))
-    if found is None:
-        found = _KEPT_SUMMARIES[(key, seat)] = _match_summary(match, seat)
-        if len(_KEPT_SUMMARIES) > _KEPT_ROWS_AT_MOST:
-            _KEPT_SUMMARIES.popitem(last=False)
-    return found
+    return _KEPT_SUMMARIES.get_or_make((key, seat), lambda: _match_summary(match, seat))
 
 
 def _match_summary(match: Match, seat: int | None) -> list[dict[str, Any]]:
@@ -160,12 +153,7 @@ def _value_rows(match: Match) -> tuple[ValueRow, ...]:
     key = _rows_key(match)
     if key is None:
         return _read_value_rows(match)
-    rows = _KEPT_ROWS.get(key)
-    if rows is None:
-        rows = _KEPT_ROWS[key] = _read_value_rows(match)
-        if len(_KEPT_ROWS) > _KEPT_ROWS_AT_MOST:
-            _KEPT_ROWS.popitem(last=False)
-    return rows
+    return _KEPT_ROWS.get_or_make(key, lambda: _read_value_rows(match))
 
 
 def _rows_key(match: Match) -> tuple[Any, ...] | None:
@@ -183,12 +171,10 @@ def _read_value_rows(match: Match) -> tuple[ValueRow, ...]:
 
 
 # Finished matches' values rows, oldest first; bounded (only their mistakes are kept).
-_KEPT_ROWS: OrderedDict[tuple[Any, ...], tuple[ValueRow, ...]] = OrderedDict()
-_KEPT_ROWS_AT_MOST = 256
-_KEPT_SUMMARIES: OrderedDict[tuple[Any, ...], list[dict[str, Any]]] = OrderedDict()
+_KEPT_ROWS: Kept[tuple[Any, ...], tuple[ValueRow, ...]] = Kept(at_most=256)
+_KEPT_SUMMARIES: Kept[tuple[Any, ...], list[dict[str, Any]]] = Kept(at_most=256)
 # Finished hands' valued decisions (tens of kB each), for the steps of hands being viewed.
-_KEPT_HANDS: OrderedDict[tuple[Any, ...], dict[tuple[int, int], dict[str, Any]]] = OrderedDict()
-_KEPT_HANDS_AT_MOST = 128
+_KEPT_HANDS: Kept[tuple[Any, ...], dict[tuple[int, int], dict[str, Any]]] = Kept(at_most=128)
 
 
 def share(part: int, whole: int) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -14,6 +13,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
+from replays.kept import Kept
 from replays.templatetags.tiles import action_text, score_title, score_value, tile_code, tile_name
 
 register = template.Library()
@@ -205,13 +205,8 @@ def step_summaries(context: template.Context) -> SafeString:
     key = context["analysis"].get("summary_key")
     if key is None:
         return _render_summaries(context)
-    key = (*key, get_language())
-    found = _KEPT_SUMMARIES.get(key)
-    if found is None:
-        found = _KEPT_SUMMARIES[key] = _render_summaries(context)
-        if len(_KEPT_SUMMARIES) > _KEPT_SUMMARIES_AT_MOST:
-            _KEPT_SUMMARIES.popitem(last=False)
-    return found
+    return _KEPT_SUMMARIES.get_or_make((*key, get_language()),
+                                       lambda: _render_summaries(context))
 
 
 def _render_summaries(context: template.Context) -> SafeString:
@@ -222,5 +217,4 @@ def _render_summaries(context: template.Context) -> SafeString:
 
 
 # Drawn summaries by (panel's key, language), oldest first; bounded (a few kB each).
-_KEPT_SUMMARIES: OrderedDict[tuple[Any, ...], SafeString] = OrderedDict()
-_KEPT_SUMMARIES_AT_MOST = 512
+_KEPT_SUMMARIES: Kept[tuple[Any, ...], SafeString] = Kept(at_most=512)
