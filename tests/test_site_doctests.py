@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 
 import pytest
+from django.utils import translation
 
 import replays
 
@@ -16,5 +17,6 @@ MODULES = sorted(m.name for m in pkgutil.walk_packages(replays.__path__, "replay
 
 @pytest.mark.parametrize("name", MODULES)
 def test_it_runs_the_docstring_examples(name: str) -> None:
-    failures, _ = doctest.testmod(importlib.import_module(name))
+    with translation.override("en"):  # the examples are written in English
+        failures, _ = doctest.testmod(importlib.import_module(name))
     assert failures == 0
