@@ -16,6 +16,7 @@ from games.analysis import ENGINE_VERSION
 from replays.kept import Kept
 from replays.library.links import step_url
 from replays.models import Annotation, AnnotationStep, Match
+from replays.prepared import Prepared
 
 
 def shown(decision: dict[str, Any]) -> bool:
@@ -138,6 +139,13 @@ def _read_index(match_pk: int, hand_number: int) -> HandIndex | None:
     return annotation.pk, index, annotation.summary or []
 
 
+# Read on every step with decisions: compiled once (replays/prepared.py).
+_STORED_STEP: Prepared[AnnotationStep] = Prepared(
+    lambda annotation, event: AnnotationStep.objects.filter(
+        annotation_id=annotation, event=event).only("decisions").order_by(), 1_000_000_001,
+    1_000_000_002)
+
+
 def panel(match: Match, hand_number: int, step: int, seat: int | None,
           spoilers: bool = True) -> dict[str, Any] | None:
     """The annotation panel: the decisions before the next event, and where others are."""
@@ -149,9 +157,8 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
                if seat is None or who == seat]
     decisions: list[dict[str, Any]] = []
     if any(event == step + 1 for event, _who, _mistake in entries):
-        stored = AnnotationStep.objects.filter(annotation_id=annotation_pk,
-                                               event=step + 1).values_list(
-            "decisions", flat=True).first() or []
+        row = _STORED_STEP.first(annotation_pk, step + 1)
+        stored = row.decisions if row is not None else []
         decisions = [_ranked(d) for d in stored if seat is None or d["seat"] == seat]
     from replays.annotation import value_view
 

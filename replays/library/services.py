@@ -19,6 +19,7 @@ from games.log import LogError, loads
 from games.log import Match as MatchLog
 from games.match import MatchResult, replay
 from replays.models import Hand, Match
+from replays.prepared import Prepared
 
 ENGINE_VERSION = "1"
 
@@ -177,15 +178,25 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
 STEP_FIELDS = ("public_id", "sha256", "variant", "players", "hand_count", "visibility",
                "hidden", "owner", "uploader_seat", "annotation_status", "annotation_run",
                "values_status", "values_seats", "values_run")
+# Read on every step: compiled once (replays/prepared.py).
+_STEP_MATCH: Prepared[Match] = Prepared(
+    lambda public_id: Match.objects.only(*STEP_FIELDS).filter(public_id=public_id).order_by(),
+    "sample-id")
 
 
 def visible_match(request: HttpRequest, public_id: str, document: bool = False,
-                  fields: tuple[str, ...] | None = None) -> Match:
+                  step: bool = False) -> Match:
     """The match, when the request's user may see it; 404 otherwise (and for no match).
-    Without ``document`` the uploaded bytes are not loaded; with ``fields``, only those."""
-    matches = (Match.objects.only(*fields) if fields else Match.objects.all() if document
-               else Match.objects.defer("document"))
-    match = get_object_or_404(matches, public_id=public_id)
+    Without ``document`` the uploaded bytes are not loaded; for a ``step``, only
+    :data:`STEP_FIELDS`."""
+    if step:
+        found = _STEP_MATCH.first(public_id)
+        if found is None:
+            raise Http404("No such replay")
+        match = found
+    else:
+        matches = Match.objects.all() if document else Match.objects.defer("document")
+        match = get_object_or_404(matches, public_id=public_id)
     if not match.visible_to(request.user):
         raise Http404("No such replay")
     return match

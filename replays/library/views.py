@@ -38,7 +38,6 @@ from replays.library.links import viewer_links
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, unique_anchors
 from replays.library.services import (
-    STEP_FIELDS,
     DuplicateUpload,
     UploadError,
     store_document,
@@ -197,7 +196,7 @@ def _int(value: str | None, default: int) -> int:
 def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """``/replays/<id>/?hand=H&step=N&seat=S``: every step is a URL."""
     fragment = wants_fragment(request)
-    match = visible_match(request, public_id, fields=STEP_FIELDS if fragment else None)
+    match = visible_match(request, public_id, step=fragment)
     data = replayed_match(match)
     hand_number = min(max(_int(request.GET.get("hand"), 1), 1), match.hand_count)
     steps = len(data.match.hands[hand_number - 1].events)
