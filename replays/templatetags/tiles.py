@@ -13,13 +13,14 @@ from typing import Any
 
 from django import template
 from django.templatetags.static import static
-from django.utils.html import escape, format_html
+from django.utils.html import escape
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from replays import tile_names as tile_names_module
 from replays.library.board import SeatView, TileView
+from replays.markup import html
 
 register = template.Library()
 
@@ -47,38 +48,46 @@ def seat_section(seat: SeatView, viewer: int | None,
 
     Built here rather than in the template: the board is drawn on every step, and a
     template loop over four seats' dozens of flags and tiles was most of a step's cost."""
+    words = _seat_words(get_language() or "")
     classes = ["seat", f"seat-{seat.seat}", f"place-{seat.place}"]
     for flag, name in ((seat.is_dealer, "is-dealer"), (seat.is_turn, "is-turn"),
                        (seat.won, "has-won"), (seat.left, "has-left"),
                        (seat.gave_up, "gave-up"), (viewer == seat.seat, "is-viewer")):
         if flag:
             classes.append(name)
-    statuses = [text for flag, text in ((seat.won, _("won")), (seat.ready, _("ready")),
-                                        (seat.gave_up, _("gave up")), (seat.left, _("left")))
-                if flag]
+    statuses = "".join(words[status] for status, flag in (
+        ("won", seat.won), ("ready", seat.ready), ("gave up", seat.gave_up),
+        ("left", seat.left)) if flag)
     score_class = "positive" if seat.score > 0 else "negative" if seat.score < 0 else ""
-    head = format_html(
-        '<header class="seat-head"><span class="seat-wind" title="{}">{}</span>'
-        '<span class="seat-name">{}</span>{}'
+    head = html(
+        '<header class="seat-head">{}<span class="seat-name">{}</span>{}'
         '<span class="seat-score {}">{}</span>{}{}</header>',
-        _("seat wind: %(w)s") % {"w": tile_names_module.wind_name(seat.wind)},
-        tile_names_module.wind_letter(seat.wind), seat.name,
-        format_html('<span class="seat-status">{}</span>', _("dealer")) if seat.is_dealer
-        else "",
-        score_class, signed(seat.score),
-        format_html('<span class="seat-void">{}</span>', _("void %(v)s") % {
-            "v": tile_names_module.suit_name(seat.void)}) if seat.void else "",
-        SafeString("".join(format_html('<span class="seat-status">{}</span>', text)
-                           for text in statuses)))
-    melds = format_html('<div class="seat-melds">{}</div>', SafeString("".join(
-        format_html('<span class="meld tiles">{}</span>', tiles(meld))
+        words["wind " + seat.wind], seat.name, words["dealer"] if seat.is_dealer else "",
+        score_class, signed(seat.score), words["void " + seat.void] if seat.void else "",
+        SafeString(statuses))
+    melds = html('<div class="seat-melds">{}</div>', SafeString("".join(
+        html('<span class="meld tiles">{}</span>', tiles(meld))
         for meld in seat.melds))) if seat.melds else ""
-    flowers = format_html('<div class="seat-flowers tiles">{}</div>',
-                          tiles(seat.flowers)) if seat.flowers else ""
-    return format_html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
-                       "</div>{}{}</section>", " ".join(classes), seat.name, head,
-                       _hand_html(seat.hand, best.get(seat.seat) if best else None),
-                       melds, flowers)
+    flowers = html('<div class="seat-flowers tiles">{}</div>',
+                   tiles(seat.flowers)) if seat.flowers else ""
+    return html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
+                "</div>{}{}</section>", " ".join(classes), seat.name, head,
+                _hand_html(seat.hand, best.get(seat.seat) if best else None), melds, flowers)
+
+
+@lru_cache(maxsize=16)
+def _seat_words(language: str) -> dict[str, SafeString]:
+    """A seat header's fixed pieces in one language (``language`` is the cache's key)."""
+    words = {f"wind {wind}": html('<span class="seat-wind" title="{}">{}</span>',
+                                  _("seat wind: %(w)s") % {
+                                      "w": tile_names_module.wind_name(wind)},
+                                  tile_names_module.wind_letter(wind)) for wind in "ESWN"}
+    words.update({f"void {suit}": html('<span class="seat-void">{}</span>', _("void %(v)s") % {
+        "v": tile_names_module.suit_name(suit)}) for suit in "mps"})
+    for key, text in (("dealer", _("dealer")), ("won", _("won")), ("ready", _("ready")),
+                      ("gave up", _("gave up")), ("left", _("left"))):
+        words[key] = html('<span class="seat-status">{}</span>', text)
+    return words
 
 
 def _hand_html(views: list[TileView], best: str | None) -> SafeString:
@@ -99,7 +108,7 @@ def _hand_html(views: list[TileView], best: str | None) -> SafeString:
 @register.simple_tag
 def seat_river(seat: SeatView) -> SafeString:
     """A seat's discards in the table's centre, labelled with the seat."""
-    return format_html(
+    return html(
         '<div class="seat-river river-{}" data-seat="{}" role="group" aria-label="{}">'
         '<span class="river-name">{}</span><div class="river-tiles tiles">{}</div></div>',
         seat.place, seat.seat, _("%(name)s's discards") % {"name": seat.name}, seat.name,
@@ -123,14 +132,14 @@ def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bo
             classes.append(name)
     sprite = static("tiles/tiles.svg")
     if hidden:  # a face-down tile names nothing but what it is
-        return format_html(
+        return html(
             '<span class="{}" data-tile="back"><svg viewBox="0 0 60 80" width="40" height="54" '
             'role="img" aria-label="{}"><use href="{}#back"></use></svg></span>',
             " ".join(classes), _("face-down tile"), sprite)
     name = tile_names_module.tile_name(code)
     if winning:
         name = _("%(tile)s, the winning tile") % {"tile": name}
-    return format_html(
+    return html(
         '<span class="{}" data-tile="{}" title="{}"><svg viewBox="0 0 60 80" width="40" '
         'height="54" role="img" aria-label="{}"><use href="{}#{}"></use></svg></span>',
         " ".join(classes), code, name, name, sprite, code)
@@ -349,8 +358,8 @@ def reading_tiles(reading: str | None) -> SafeString:
             faces = SafeString("".join(_tile_html(str(t), False, False, False, False, False)
                                        for t in parse_tiles(notation)))
         except ValueError:
-            faces = SafeString(format_html("{}", group))
-        groups.append(format_html('<span class="reading-set tiles is-meld" title="{}">{}</span>',
+            faces = SafeString(html("{}", group))
+        groups.append(html('<span class="reading-set tiles is-meld" title="{}">{}</span>',
                                   _("declared meld"), faces) if melded else
-                      format_html('<span class="reading-set tiles">{}</span>', faces))
+                      html('<span class="reading-set tiles">{}</span>', faces))
     return SafeString("".join(groups))

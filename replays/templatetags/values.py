@@ -8,12 +8,12 @@ from typing import Any
 
 from django import template
 from django.template.defaultfilters import floatformat
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from replays.kept import Kept
+from replays.markup import html
 from replays.templatetags.tiles import action_text, score_title, score_value, tile_code, tile_name
 
 register = template.Library()
@@ -129,16 +129,16 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
     classes = ("best" if alt["rank"] == 1 else "") + (" actual" if is_actual else "")
     action = alt["action"]
     value = alt.get("value")
-    choice = format_html(
-        "{}{}{}", format_html("{} ", tile_code(action["tile"]))
+    choice = html(
+        "{}{}{}", html("{} ", tile_code(action["tile"]))
         if action.get("type") == "discard" else "", action_text(action),
-        format_html(' <span class="best-value" title="{}">★ {}</span>', labels["best_title"],
+        html(' <span class="best-value" title="{}">★ {}</span>', labels["best_title"],
                     labels["best"]) if value and value.get("is_best") else "")
     win = alt.get("win")
     shanten = (f"{labels['wins']} ({win.get('points')})" if win
                else "–" if alt.get("shanten") is None else alt["shanten"])
     accepted = alt.get("accepted_count")
-    cells = format_html(
+    cells = html(
         '<td data-label="{}">{}{}</td><td class="alt-choice">{}</td>'
         '<td data-label="{}">{}</td><td data-label="{}">{}</td>'
         '<td class="alt-waits" data-label="{}">{}</td><td class="alt-wall" data-label="{}">{}</td>',
@@ -147,14 +147,14 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
         labels["waits"], SafeString("".join(_wait(w) for w in alt.get("waits", []))),
         labels["wall"], _counterfactual(alt.get("counterfactual"), labels))
     if valued:
-        cells = format_html("{}{}", cells, _value_cells(value, alt["index"] in cannot, labels))
-    return format_html('<tr data-alternative="{}" class="{}">{}</tr>', alt["index"], classes,
+        cells = html("{}{}", cells, _value_cells(value, alt["index"] in cannot, labels))
+    return html('<tr data-alternative="{}" class="{}">{}</tr>', alt["index"], classes,
                        cells)
 
 
 def _wait(wait: dict[str, Any]) -> SafeString:
     remaining = wait.get("remaining", 0)
-    return format_html(
+    return html(
         '<span class="wait" title="{}">{} <span class="wait-value">{}</span> '
         '<span class="wait-left">{}</span></span> ', score_title(wait.get("score")),
         tile_code(wait["tile"]), score_value(wait.get("score")),
@@ -174,17 +174,17 @@ def _counterfactual(found: dict[str, Any] | None, labels: dict[str, str]) -> str
 def _value_cells(value: dict[str, Any] | None, not_a_choice: bool,
                  labels: dict[str, str]) -> SafeString:
     if not value:
-        return format_html(
+        return html(
             '<td class="alt-win" data-label="{}">–</td><td class="alt-points" data-label="{}">'
             '–</td><td class="alt-value" data-label="{}">{}</td>', labels["win"],
             labels["points"], labels["against"],
             labels["cannot"] if not_a_choice else labels["not_played"])
     low, high = value["ci95"]["expected_points"]
     severity = value.get("severity", "")
-    verdict = (labels["best"] if value.get("is_best") else format_html(
+    verdict = (labels["best"] if value.get("is_best") else html(
         '−{} <span class="severity severity-{}">{}</span>', floatformat(value["loss"], 2),
         severity, severity_name(severity)))
-    return format_html(
+    return html(
         '<td class="alt-win" data-label="{}">{}</td>'
         '<td class="alt-points" data-label="{}" title="{}">{}{}</td>'
         '<td class="alt-value" data-label="{}"><svg class="value-bar" viewBox="0 0 100 8" '

@@ -9,10 +9,11 @@ from functools import lru_cache
 from typing import Any
 
 from django import template
-from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+
+from replays.markup import html
 
 register = template.Library()
 
@@ -25,18 +26,18 @@ _AFTER = (("next", "ArrowRight", False, "{next} →"), ("last", "End", False, "{
 @register.simple_tag
 def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) -> SafeString:
     words = _words(get_language() or "")
-    counter = format_html(
+    counter = html(
         '<span class="step-counter">{}</span>',
         _("Hand %(h)s/%(hs)s · step %(s)s/%(ss)s") % {
             "h": board.hand_number, "hs": board.hand_count, "s": board.step,
             "ss": board.steps})
-    picker = format_html(
+    picker = html(
         '<span class="seat-picker">{}: <a href="{}"{}>{}</a> {}</span>', words["view_as"],
         links["all_seats"], _current(seat is None), words["all"], SafeString("".join(
-            format_html('<a href="{}"{}>{}</a> ', links[f"seat{s.seat}"],
+            html('<a href="{}"{}>{}</a> ', links[f"seat{s.seat}"],
                         _current(seat == s.seat), s.name) for s in board.seats)))
     next_hand = _link(links, ("next_hand", "]", True, "{next_hand} »"), words)
-    return format_html(
+    return html(
         '<nav class="controls" aria-label="{}" hx-boost="true" hx-target="#board-wrap" '
         'hx-swap="outerHTML show:none" hx-replace-url="true">{}{}{}{}{}{}</nav>',
         words["controls"], SafeString("".join(_link(links, c, words) for c in _BEFORE)),
@@ -54,7 +55,7 @@ def _link(links: dict[str, str | None], control: tuple[str, str, bool, str],
     href = links.get(name)
     if not href:
         return SafeString("")
-    return format_html('<a class="button" data-key="{}"{} href="{}">{}</a> ', key,
+    return html('<a class="button" data-key="{}"{} href="{}">{}</a> ', key,
                        SafeString(' hx-push-url="true"' if pushes else ""), href,
                        label.format(**words))
 
@@ -66,7 +67,7 @@ def _words(language: str) -> dict[str, Any]:
         "controls": _("Replay controls"), "previous_hand": _("Previous hand"),
         "first": _("First"), "previous": _("Previous"), "next": _("Next"), "last": _("Last"),
         "next_hand": _("Next hand"), "view_as": _("View as"), "all": _("all")}
-    words["autoplay"] = format_html(
+    words["autoplay"] = html(
         '<span class="autoplay" hidden><button type="button" class="autoplay-toggle" '
         'data-play="{} ▶" data-pause="{} ⏸">{} ▶</button><label><span class="visually-hidden">'
         '{}</span><select class="autoplay-speed"><option value="2000">{}</option>'
