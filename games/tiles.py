@@ -22,6 +22,9 @@ from typing import ClassVar, Literal
 
 SUITS = "mpsz"
 KINDS = 34
+CODES: tuple[str, ...] = tuple(f"{kind % 9 + 1}{SUITS[kind // 9]}" if kind < 27
+                               else f"{kind - 26}z" for kind in range(KINDS))
+"""Each kind's notation (``"5m"``), as ``str(tile)`` gives it (drawn often: kept)."""
 HONOURS = range(27, 34)
 WINDS = "ESWN"
 
@@ -116,7 +119,7 @@ class Tile:
         return ENGLISH_NAMES[self.kind]
 
     def __str__(self) -> str:
-        return f"{self.number}{self.suit}"
+        return CODES[self.kind]
 
     def __repr__(self) -> str:
         return f"Tile.parse({str(self)!r})"
