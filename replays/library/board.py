@@ -200,11 +200,9 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
     step = max(0, min(step, steps))
     table = TABLES[data.match.variant](setup)
     ended_deltas: list[int] | None = None
-    for event in hand.events[:step]:
-        if event.type == "end":
-            ended_deltas = table.finish(event.reason or "win")
-        else:
-            table.apply(event)
+    applied = table.apply_run(hand.events[:step])  # stops at the hand's end, its last event
+    if applied < step:
+        ended_deltas = table.finish(hand.events[applied].reason or "win")
     last_event = hand.events[step - 1] if step else None
     seats = [_seat_view(table, data, hand_number, s, viewer, last_event) for s in range(4)]
     at_bottom = viewer if viewer is not None else (bottom if bottom is not None else 0)

@@ -214,7 +214,12 @@ def english_gloss(text: str) -> str:
 @register.filter
 def unit(name: str) -> str:
     """A pattern's unit in the reader's language."""
-    return {"tai": _("tai"), "fan": _("fan"), "points": _("points")}.get(name, name)
+    return _units(get_language() or "").get(name, name)
+
+
+@lru_cache(maxsize=16)
+def _units(language: str) -> dict[str, str]:
+    return {"tai": _("tai"), "fan": _("fan"), "points": _("points")}
 
 
 @register.filter
@@ -278,8 +283,18 @@ def seat_name(seat: int, board: object) -> str:
 @register.filter
 def action_text(action: dict[str, object]) -> str:
     """An alternative in words (the annotation stores it as a log event)."""
-    kind = action.get("type")
-    tile = tile_names_module.tile_name(str(action.get("tile", "")))
+    tiles = action.get("tiles")
+    return _action_text_in(
+        get_language() or "", str(action.get("type")), str(action.get("tile", "")),
+        tuple(str(t) for t in tiles) if isinstance(tiles, list) else (),
+        str(action.get("suit", "")), action.get("choice") == "give_up")
+
+
+@lru_cache(maxsize=1024)
+def _action_text_in(language: str, kind: str, code: str, shown_codes: tuple[str, ...],
+                    suit: str, gives_up: bool) -> str:
+    # ``language`` is the cache's key: a step words a dozen alternatives, mostly the same.
+    tile = tile_names_module.tile_name(code)
     if kind == "discard":
         return _("discard %(tile)s") % {"tile": tile}
     if kind == "pass":
@@ -290,8 +305,7 @@ def action_text(action: dict[str, object]) -> str:
         return _("pung %(tile)s") % {"tile": tile}
     if kind == "chi":
         shown = pgettext("between tile names", " ").join(
-            tile_names_module.tile_name(str(t))
-            for t in action.get("tiles", []))  # type: ignore[attr-defined]
+            tile_names_module.tile_name(t) for t in shown_codes)
         return _("chow %(tile)s with %(shown)s") % {"tile": tile, "shown": shown}
     if kind == "gang":
         return _("kong %(tile)s") % {"tile": tile}
@@ -300,11 +314,10 @@ def action_text(action: dict[str, object]) -> str:
     if kind == "flower":
         return _("lay out a white")
     if kind == "dingque":
-        return _("void %(suit)s") % {
-            "suit": tile_names_module.suit_name(str(action.get("suit", "")))}
+        return _("void %(suit)s") % {"suit": tile_names_module.suit_name(suit)}
     if kind == "contract":
-        return _("give up") if action.get("choice") == "give_up" else _("persist")
-    return str(kind)
+        return _("give up") if gives_up else _("persist")
+    return kind
 
 
 @register.filter
