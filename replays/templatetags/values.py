@@ -112,6 +112,23 @@ def alternative_rows(decision: dict[str, Any]) -> SafeString:
                               for alt in decision["alternatives"]))
 
 
+@register.simple_tag
+def alternatives_head(decision: dict[str, Any]) -> SafeString:
+    """The head of a decision's table of alternatives (with the value columns when valued)."""
+    return _head(get_language() or "", bool(decision.get("values")))
+
+
+@lru_cache(maxsize=32)
+def _head(language: str, valued: bool) -> SafeString:
+    # ``language`` is the cache's key: the same few words head every decision's table.
+    names = [_("Rank"), _("Choice"), _("Shanten"), _("Accepted"), _("Waits"),
+             _("With the real wall")]
+    if valued:
+        names += [_("Win chance"), _("Expected points"), _("Against the best")]
+    return html("<thead><tr>{}</tr></thead>", SafeString("".join(
+        html("<th>{}</th>", name) for name in names)))
+
+
 @lru_cache(maxsize=16)
 def _labels(language: str) -> dict[str, str]:
     """The table's fixed words in one language (``language`` is the cache's key)."""
