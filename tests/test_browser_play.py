@@ -85,6 +85,18 @@ def check_end(page: Page) -> None:
 
 
 @pytest.mark.browser
+def test_it_shows_only_the_chosen_variants_rules_options(page: Page, live_server: Any,
+                                                         transactional_db: None) -> None:
+    page.goto(f"{live_server.url}/play/")
+    options = page.locator("fieldset.play-options")
+    assert options.count() == 3
+    for variant in ("putian", "sichuan", "jiaxing"):
+        page.select_option("#id_variant", variant)
+        expect(page.locator(f'fieldset.play-options[data-variant="{variant}"]')).to_be_visible()
+        expect(options.filter(visible=True)).to_have_count(1)
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("variant", ["jiaxing", "putian", "sichuan"])
 def test_it_plays_a_whole_hand_with_the_mouse(page: Page, live_server: Any,
                                              transactional_db: None, variant: str) -> None:
