@@ -91,6 +91,12 @@ def test_it_shows_values_beside_every_alternative_in_both_languages(alice: Any) 
     expected = sorted(f"{100 * a['win_probability']:.1f}%" for a in decision["alternatives"])
     assert sorted(s for s in shown if s != "–") == expected
     assert "★ best" in text
+    # a sampled value's 95% interval is written out too (shown on phones, no hover there)
+    sampled = [alt for alt in decision["alternatives"] if not alt.get("exact")]
+    assert sampled
+    for alt in sampled:
+        low, high = alt["ci95"]["expected_points"]
+        assert f'<span class="alt-interval"> (95% interval {low} to {high})</span>' in text
     assert "This match&#x27;s values" in text or "This match's values" in text
     assert "What each choice was worth: done." in text
     chinese = client.get(url, {"hand": hand, "step": decision["event"] - 1, "seat": 0},

@@ -201,15 +201,18 @@ def _value_cells(value: dict[str, Any] | None, not_a_choice: bool,
     verdict = (labels["best"] if value.get("is_best") else html(
         '−{} <span class="severity severity-{}">{}</span>', floatformat(value["loss"], 2),
         severity, severity_name(severity)))
+    interval = _("95%% interval %(lo)s to %(hi)s") % {"lo": low, "hi": high}
+    # The interval is a tooltip on wide screens; phones have no hover, so there it is shown.
+    shown = "" if value.get("exact") else html(' ±<span class="alt-interval"> ({})</span>',
+                                                interval)
     return html(
         '<td class="alt-win" data-label="{}">{}</td>'
         '<td class="alt-points" data-label="{}" title="{}">{}{}</td>'
         '<td class="alt-value" data-label="{}"><svg class="value-bar" viewBox="0 0 100 8" '
         'preserveAspectRatio="none" role="img" aria-label="{}%"><rect class="bar-track" '
         'width="100" height="8"/><rect class="severity-{}" width="{}" height="8"/></svg> {}</td>',
-        labels["win"], percent(value.get("win_probability")), labels["points"],
-        _("95%% interval %(lo)s to %(hi)s") % {"lo": low, "hi": high},
-        floatformat(value["expected_points"], 2), "" if value.get("exact") else " ±",
+        labels["win"], percent(value.get("win_probability")), labels["points"], interval,
+        floatformat(value["expected_points"], 2), shown,
         labels["against"], value["bar"], severity, value["bar"], verdict)
 
 
