@@ -15,6 +15,7 @@ from replays.models import Match
 from replays.play.models import PlayedMatch
 from tests.test_play_site import act, start, state
 from tests.test_puzzle_site import text_of
+from tests.test_settlement_page import lines_of
 
 pytestmark = pytest.mark.django_db
 
@@ -146,6 +147,16 @@ def test_a_sichuan_leaver_is_charged_and_the_others_play_on(client: Client) -> N
     leave_at = next(i for i, e in enumerate(events) if e["type"] == "leave")
     assert events[-1]["type"] == "end"
     assert all(e.get("actor") != seat for e in events[leave_at + 1:])  # played on without
+    # The replay's lines: the charge goes to the house off the balance (C-6), so the running
+    # totals, in points, end at the hand's deltas, as the board's scores do.
+    replay = PlayedMatch.objects.get(public_id=pid).replay
+    content = client.get(replay.get_absolute_url(), {
+        "hand": replay.hand_count, "step": len(events)}).content.decode()
+    rows = lines_of(content)
+    house = [row for row in rows if "paid off the balance to the house" in row[1]]
+    assert house and {row[0] for row in house} == {"SC-6.6"}
+    assert sum(int(row[4]) for row in house) == data["result"]["fees"][seat]
+    assert [int(total) for total in rows[-1][5:]] == last["deltas"]
 
 
 def test_it_refuses_to_leave_before_the_void_suit_is_named(client: Client) -> None:

@@ -32,6 +32,7 @@ class LineView:
     totals: tuple[int, ...]
     step: int
     players: tuple[str, ...] = ()
+    to_house: bool = False  # a fee or a leaver's charge: off the balance, not the points
 
     @property
     def named_totals(self) -> list[tuple[str, int]]:
@@ -100,20 +101,23 @@ def formula_text(formula: Formula) -> str:
 def line_views(
     payments: Sequence[Settled], players: Sequence[str], totals_before: Sequence[int]
 ) -> list[LineView]:
-    """Each payment worded, with every seat's running total after it."""
+    """Each payment worded, with every seat's running total after it.
+
+    The totals are the match's points, as the board shows them: a payment to the house
+    (a fee, a leaver's charge) comes off a balance and leaves the points alone (C-6)."""
     totals = list(totals_before)
     causes = _causes()
     views = []
     for settled in payments:
         line = settled.line
-        totals[line.payer] -= line.amount
         if line.payee is not None:
+            totals[line.payer] -= line.amount
             totals[line.payee] += line.amount
         views.append(LineView(
             rule=line.rule, cause=causes.get(line.cause, line.cause),
             formula=formula_text(line.formula), payer=players[line.payer],
             payee=players[line.payee] if line.payee is not None else _("the house"),
             amount=line.amount, totals=tuple(totals), step=settled.event + 1,
-            players=tuple(players),
+            players=tuple(players), to_house=line.payee is None,
         ))
     return views
