@@ -193,6 +193,7 @@ def test_it_answers_with_the_tables_itemised_settlement(client: Client,
         assert [int(r) for r in rows] == [line["amount"] for line in puzzle.answer["lines"]]
         for line in puzzle.answer["lines"]:
             assert f">{line['rule']}</a>" in markup
+        assert "their total in this hand after that line" in markup  # not the match's
         attempt = Attempt.objects.get(puzzle=puzzle)
         assert attempt.solved and attempt.points == 30
         assert attempt.picked == right(puzzle)

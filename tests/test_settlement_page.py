@@ -69,6 +69,7 @@ def test_it_lists_every_line_at_the_end_with_running_totals(sichuan: Match,
     win = next(row for row in rows if row[0] == "SC-6.1")
     assert re.fullmatch(r"\d+ fan → \d+ points", win[2])
     assert "Payments, line by line" in content
+    assert "their total in the match after that line" in content
 
 
 def test_it_words_the_lines_in_chinese_without_tile_codes(sichuan: Match,
