@@ -67,6 +67,10 @@ def test_it_shows_the_start_form_with_the_variants_options(client: Client) -> No
     for name, variant in VARIANTS.items():
         for option in variant.OPTIONS:
             assert f'name="{name}-{option}"' in page
+    # a choice is worded, its value the engine's name
+    assert "<option value=\"indicator\">the indicator&#x27;s own kind</option>" in page
+    chinese = client.get("/play/", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert '<option value="indicator_next" selected>翻牌的下一种（JX-4）</option>' in chinese
 
 
 def test_it_starts_a_match_and_serves_the_seats_view(client: Client) -> None:

@@ -23,6 +23,9 @@ CATALOGUE: dict[str, Promise] = {
     "base 1; the dealer's n-th hand in a row: n + 1":
         _("base 1; the dealer's n-th hand in a row: n + 1"),
     "its four is not also a 根": _("its four is not also a 根"),
+    # options' choices (their values are the engine's names)
+    "indicator_next": _("the indicator's next kind (JX-4)"),
+    "indicator": _("the indicator's own kind"),
     # options
     "底分: the base of every score (JX-10)": _("底分: the base of every score (JX-10)"),
     "service fee F every player pays after a hand (JX-10.6)":
