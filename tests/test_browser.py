@@ -205,7 +205,7 @@ def test_it_hides_a_private_replay_from_other_users(
             response = page.goto(url)
             assert response is not None and response.status == status, username
             if status == 404:
-                expect(page.locator("body")).to_contain_text("Not Found")
+                expect(page.locator("h1")).to_have_text("Page not found")
                 expect(page.locator("body")).not_to_contain_text("Alice's secret")
             else:
                 expect(page.locator("h1.viewer-title")).to_have_text("Alice's secret")
