@@ -73,6 +73,28 @@ def test_it_shows_the_start_form_with_the_variants_options(client: Client) -> No
     assert '<option value="indicator_next" selected>翻牌的下一种（JX-4）</option>' in chinese
 
 
+def test_a_match_the_bots_end_before_the_first_move_is_finished_and_stored(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed ...0a deals a Putian hand whose dealer, a bot, robs the gold at once (PT-5.5):
+    the match is over at its start, so it is finished like any other, its replay stored and
+    linked for review (it once said the account's storage was full)."""
+    from replays.play import services
+
+    monkeypatch.setattr(services, "new_seed", lambda: f"{10:032x}")
+    response = client.post("/play/", {"variant": "putian", "seat": "1", "hands": 1,
+                                      "speed": 0})
+    assert response.status_code == 302
+    pid = str(response["Location"]).strip("/").split("/")[-1]
+    row = PlayedMatch.objects.get(public_id=pid)
+    assert row.over and row.replay is not None
+    assert row.replay.visibility == Match.Visibility.UNLISTED and row.replay.uploader_seat == 1
+    assert state(client, pid)["over"] and state(client, pid)["legal"] == []
+    page = client.get(f"/play/{pid}/").content.decode()
+    assert 'class="button primary review-link"' in page and "storage is full" not in page
+    listing = client.get("/play/").content.decode()
+    assert pid in listing.split("Your finished matches")[1]
+
+
 def test_it_starts_a_match_and_serves_the_seats_view(client: Client) -> None:
     pid = start(client, "sichuan", hands=2, seat="2", **{"sichuan-cap_fan": "3"})
     data = state(client, pid)

@@ -60,10 +60,15 @@ def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
     name = user.get_username()[:40] if user is not None else _("You")
     match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
                             hands=choice.hands, rules=choice.rules, name=name)
-    row = PlayedMatch.objects.create(
+    row = PlayedMatch(
         owner=user, visitor="" if user else visitor_id(request), signed_in=user is not None,
-        variant=choice.variant, state=match.to_json(), step=match.step, hands=choice.hands, speed=choice.speed,
-        commitment=match.view()["commitment"], hand_number=match.view()["hand_number"])
+        variant=choice.variant, state=match.to_json(), step=match.step, hands=choice.hands,
+        speed=choice.speed, commitment=match.view()["commitment"],
+        hand_number=match.view()["hand_number"])
+    with transaction.atomic():  # the row and, for a match already over, its replay
+        if match.over:  # the bots ended it before the player's first move (a dealer robbed
+            finish(row, match)  # the gold, PT-5.5): finished, stored, counted like any other
+        row.save()
     _remember(row, match)
     return row
 
