@@ -4,13 +4,12 @@ East, White in English), so that no page shows tile notation such as ``1z`` as w
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django.utils.functional import Promise
-from django.utils.translation import get_language, gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.tiles import parse_tiles
 from games.variants import Variant
+from replays.kept import in_each_language
 
 _NUMBERED: dict[str, tuple[Promise, ...]] = {
     "m": (pgettext_lazy("tile", "1 Characters"), pgettext_lazy("tile", "2 Characters"),
@@ -42,12 +41,11 @@ def tile_name(code: str) -> str:
     >>> tile_name("3p"), tile_name("7z"), tile_name("x")
     ('3 Dots', 'Red', 'x')
     """
-    return _tile_name_in(get_language() or "", str(code))
+    return _tile_name(str(code))
 
 
-@lru_cache(maxsize=512)
-def _tile_name_in(language: str, text: str) -> str:
-    # ``language`` is the cache's key: a replay step names a few hundred tiles.
+@in_each_language(at_most=512)
+def _tile_name(text: str) -> str:
     if len(text) == 2 and text[0].isdigit() and text[1] in _NUMBERED:
         names = _NUMBERED[text[1]]
         number = int(text[0])

@@ -19,6 +19,7 @@ from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from replays import tile_names as tile_names_module
+from replays.kept import in_each_language
 from replays.library.board import SeatView, TileView
 from replays.markup import html
 
@@ -48,7 +49,7 @@ def seat_section(seat: SeatView, viewer: int | None,
 
     Built here rather than in the template: the board is drawn on every step, and a
     template loop over four seats' dozens of flags and tiles was most of a step's cost."""
-    words = _seat_words(get_language() or "")
+    words = _seat_words()
     classes = ["seat", f"seat-{seat.seat}", f"place-{seat.place}"]
     for flag, name in ((seat.is_dealer, "is-dealer"), (seat.is_turn, "is-turn"),
                        (seat.won, "has-won"), (seat.left, "has-left"),
@@ -75,9 +76,9 @@ def seat_section(seat: SeatView, viewer: int | None,
                 _hand_html(seat.hand, best.get(seat.seat) if best else None), melds, flowers)
 
 
-@lru_cache(maxsize=16)
-def _seat_words(language: str) -> dict[str, SafeString]:
-    """A seat header's fixed pieces in one language (``language`` is the cache's key)."""
+@in_each_language(at_most=16)
+def _seat_words() -> dict[str, SafeString]:
+    """A seat header's fixed pieces in the reader's language."""
     words = {f"wind {wind}": html('<span class="seat-wind" title="{}">{}</span>',
                                   _("seat wind: %(w)s") % {
                                       "w": tile_names_module.wind_name(wind)},
@@ -214,11 +215,11 @@ def english_gloss(text: str) -> str:
 @register.filter
 def unit(name: str) -> str:
     """A pattern's unit in the reader's language."""
-    return _units(get_language() or "").get(name, name)
+    return _units().get(name, name)
 
 
-@lru_cache(maxsize=16)
-def _units(language: str) -> dict[str, str]:
+@in_each_language(at_most=16)
+def _units() -> dict[str, str]:
     return {"tai": _("tai"), "fan": _("fan"), "points": _("points")}
 
 
@@ -284,16 +285,15 @@ def seat_name(seat: int, board: object) -> str:
 def action_text(action: dict[str, object]) -> str:
     """An alternative in words (the annotation stores it as a log event)."""
     tiles = action.get("tiles")
-    return _action_text_in(
-        get_language() or "", str(action.get("type")), str(action.get("tile", "")),
+    return _action_text(
+        str(action.get("type")), str(action.get("tile", "")),
         tuple(str(t) for t in tiles) if isinstance(tiles, list) else (),
         str(action.get("suit", "")), action.get("choice") == "give_up")
 
 
-@lru_cache(maxsize=1024)
-def _action_text_in(language: str, kind: str, code: str, shown_codes: tuple[str, ...],
-                    suit: str, gives_up: bool) -> str:
-    # ``language`` is the cache's key: a step words a dozen alternatives, mostly the same.
+@in_each_language(at_most=1024)
+def _action_text(kind: str, code: str, shown_codes: tuple[str, ...], suit: str,
+                 gives_up: bool) -> str:
     tile = tile_names_module.tile_name(code)
     if kind == "discard":
         return _("discard %(tile)s") % {"tile": tile}
@@ -373,6 +373,6 @@ def reading_tiles(reading: str | None) -> SafeString:
         except ValueError:
             faces = SafeString(html("{}", group))
         groups.append(html('<span class="reading-set tiles is-meld" title="{}">{}</span>',
-                                  _("declared meld"), faces) if melded else
+                           _("declared meld"), faces) if melded else
                       html('<span class="reading-set tiles">{}</span>', faces))
     return SafeString("".join(groups))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 from django import template
@@ -12,7 +11,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from replays.kept import Kept
+from replays.kept import Kept, in_each_language
 from replays.markup import html
 from replays.templatetags.tiles import action_text, score_title, score_value, tile_code, tile_name
 
@@ -105,7 +104,7 @@ def alternative_rows(decision: dict[str, Any]) -> SafeString:
 
     Built here rather than in the template: a step shows up to a dozen alternatives, each
     with its waits, and the template's loop over them was most of a step's render time."""
-    labels = _labels(get_language() or "")
+    labels = _labels()
     actual, values = decision.get("actual"), decision.get("values")
     cannot = frozenset(values.get("cannot", ())) if values else frozenset()
     return SafeString("".join(_alternative_row(alt, actual, bool(values), cannot, labels)
@@ -115,12 +114,11 @@ def alternative_rows(decision: dict[str, Any]) -> SafeString:
 @register.simple_tag
 def alternatives_head(decision: dict[str, Any]) -> SafeString:
     """The head of a decision's table of alternatives (with the value columns when valued)."""
-    return _head(get_language() or "", bool(decision.get("values")))
+    return _head(bool(decision.get("values")))
 
 
-@lru_cache(maxsize=32)
-def _head(language: str, valued: bool) -> SafeString:
-    # ``language`` is the cache's key: the same few words head every decision's table.
+@in_each_language(at_most=32)
+def _head(valued: bool) -> SafeString:
     names = [_("Rank"), _("Choice"), _("Shanten"), _("Accepted"), _("Waits"),
              _("With the real wall")]
     if valued:
@@ -129,9 +127,9 @@ def _head(language: str, valued: bool) -> SafeString:
         html("<th>{}</th>", name) for name in names)))
 
 
-@lru_cache(maxsize=16)
-def _labels(language: str) -> dict[str, str]:
-    """The table's fixed words in one language (``language`` is the cache's key)."""
+@in_each_language(at_most=16)
+def _labels() -> dict[str, str]:
+    """The table's fixed words in the reader's language."""
     return {"rank": _("Rank"), "shanten": _("Shanten"), "accepted": _("Accepted"),
             "waits": _("Waits"), "wall": _("With the real wall"), "win": _("Win chance"),
             "points": _("Expected points"), "against": _("Against the best"),
@@ -150,7 +148,7 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
         "{}{}{}", html("{} ", tile_code(action["tile"]))
         if action.get("type") == "discard" else "", action_text(action),
         html(' <span class="best-value" title="{}">★ {}</span>', labels["best_title"],
-                    labels["best"]) if value and value.get("is_best") else "")
+             labels["best"]) if value and value.get("is_best") else "")
     win = alt.get("win")
     shanten = (f"{labels['wins']} ({win.get('points')})" if win
                else "–" if alt.get("shanten") is None else alt["shanten"])
@@ -165,8 +163,7 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
         labels["wall"], _counterfactual(alt.get("counterfactual"), labels))
     if valued:
         cells = html("{}{}", cells, _value_cells(value, alt["index"] in cannot, labels))
-    return html('<tr data-alternative="{}" class="{}">{}</tr>', alt["index"], classes,
-                       cells)
+    return html('<tr data-alternative="{}" class="{}">{}</tr>', alt["index"], classes, cells)
 
 
 def _wait(wait: dict[str, Any]) -> SafeString:

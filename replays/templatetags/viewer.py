@@ -5,14 +5,13 @@ are looked up once per language instead of a dozen translation tags each time.""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from replays.kept import in_each_language
 from replays.markup import html
 
 register = template.Library()
@@ -25,7 +24,7 @@ _AFTER = (("next", "ArrowRight", False, "{next} →"), ("last", "End", False, "{
 
 @register.simple_tag
 def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) -> SafeString:
-    words = _words(get_language() or "")
+    words = _words()
     counter = html(
         '<span class="step-counter">{}</span>',
         _("Hand %(h)s/%(hs)s · step %(s)s/%(ss)s") % {
@@ -35,7 +34,7 @@ def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) 
         '<span class="seat-picker">{}: <a href="{}"{}>{}</a> {}</span>', words["view_as"],
         links["all_seats"], _current(seat is None), words["all"], SafeString("".join(
             html('<a href="{}"{}>{}</a> ', links[f"seat{s.seat}"],
-                        _current(seat == s.seat), s.name) for s in board.seats)))
+                 _current(seat == s.seat), s.name) for s in board.seats)))
     next_hand = _link(links, ("next_hand", "]", True, "{next_hand} »"), words)
     return html(
         '<nav class="controls" aria-label="{}" hx-boost="true" hx-target="#board-wrap" '
@@ -56,13 +55,13 @@ def _link(links: dict[str, str | None], control: tuple[str, str, bool, str],
     if not href:
         return SafeString("")
     return html('<a class="button" data-key="{}"{} href="{}">{}</a> ', key,
-                       SafeString(' hx-push-url="true"' if pushes else ""), href,
-                       label.format(**words))
+                SafeString(' hx-push-url="true"' if pushes else ""), href,
+                label.format(**words))
 
 
-@lru_cache(maxsize=16)
-def _words(language: str) -> dict[str, Any]:
-    """The controls' fixed words in one language (``language`` is the cache's key)."""
+@in_each_language(at_most=16)
+def _words() -> dict[str, Any]:
+    """The controls' fixed words in the reader's language."""
     words: dict[str, Any] = {
         "controls": _("Replay controls"), "previous_hand": _("Previous hand"),
         "first": _("First"), "previous": _("Previous"), "next": _("Next"), "last": _("Last"),
