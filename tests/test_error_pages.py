@@ -4,8 +4,6 @@ from the request (it may be what broke)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.template.loader import get_template
 from django.test import Client
 
@@ -29,7 +27,7 @@ def test_it_says_so_in_chinese(db: None, client: Client) -> None:
     assert "Page not found" not in text
 
 
-def test_the_server_error_page_needs_no_request(settings: Any) -> None:
+def test_the_server_error_page_needs_no_request() -> None:
     markup = get_template("500.html").render({})
     assert "Something went wrong on our side" in markup and "服务器出错了" in markup
     assert "css/site.css" in markup

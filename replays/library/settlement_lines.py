@@ -15,6 +15,7 @@ from django.utils.translation import ngettext
 
 from games.settlement import Formula
 from games.table import Settled
+from replays.kept import in_each_language
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
@@ -40,6 +41,7 @@ class LineView:
         return list(zip(self.players, self.totals, strict=False))
 
 
+@in_each_language(at_most=16)
 def _causes() -> dict[str, str]:
     return {
         "win": _("win"), "kong": _("kong payment (刮风下雨)"),
