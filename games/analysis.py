@@ -29,14 +29,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.log import Event, MatchLog
+from games.log import EngineFault, Event, MatchLog
 from games.match import Replayer
 from games.position import Position
 from games.table import Action, Phase, Table
 from games.tiles import TILES, Meld, Tile
 from games.variants import Score, ShantenSteps, Variant
 
-ANNOTATION_VERSION = "3"
+ANNOTATION_VERSION = "4"
 """The version of the annotation's output (raise it when any annotation changes, so that
 ``manage.py reannotate`` redoes stored ones). Not the site's own ENGINE_VERSION in
 replays/services.py, which versions stored validation results."""
@@ -149,7 +149,15 @@ def analyze_match(match: MatchLog) -> list[HandAnalysis]:
 
 
 def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnalysis:
-    """Annotate one hand, replaying its events on ``table`` (a fresh table of the hand)."""
+    """Annotate one hand, replaying its events on ``table`` (a fresh table of the hand);
+    an error of the engine's own is raised as an EngineFault naming the hand and event."""
+    try:
+        return _analyze_hand(table, events, number)
+    except Exception as error:
+        raise EngineFault.of(error, hand=number, event=table.seen_events + 1) from error
+
+
+def _analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnalysis:
     future = _future_draws(events)
     memo = _HandMemo()  # this hand's alone: dropped with the hand, never kept on the table
     decisions: list[Decision] = []
@@ -497,8 +505,15 @@ def _hand_metrics(table: Table, memo: _HandMemo, seat: int, hand: list[Tile], ex
     counts, wild = variant.split(melded.position, hand)
     shanten, after = _after_each(memo, variant, melded, counts, wild)
     visible = view.visible  # unseen copies: those in play less those seen
-    accepted = [_accepted(kind, n - visible[kind] if n > visible[kind] else 0)
-                for kind, n in view.copies if after[kind] < shanten]
+    bombs = (variant.draws_winning_without_shape(melded.position, hand)
+             if shanten >= 0 and wild >= 2 else ())
+    if bombs:  # ready whatever the shape (PT-5.6), as Variant.waits_of says
+        shanten = 0
+        accepted = [_accepted(kind, n - visible[kind] if n > visible[kind] else 0)
+                    for kind, n in view.copies if after[kind] < 0 or kind in bombs]
+    else:
+        accepted = [_accepted(kind, n - visible[kind] if n > visible[kind] else 0)
+                    for kind, n in view.copies if after[kind] < shanten]
     waits = _waits(melded, hand, accepted) if with_waits and shanten == 0 else []
     return shanten, accepted, waits
 

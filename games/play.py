@@ -50,7 +50,7 @@ from games.messages import Message, message_of
 from games.position import PositionError
 from games.registry import VARIANTS
 from games.table import Action, Phase, RuleViolation, Table, Win
-from games.tiles import WINDS, Meld, Tile
+from games.tiles import WINDS, Meld
 
 FORMAT = "mahjong-play/1"
 MAX_HANDS = 64
@@ -389,7 +389,7 @@ class PlayMatch:
         own = [a for a in actions if a.seat == table.turn]
         if table.turn != self.seat:
             return self._rob_gold_round(table, actions, self._bot_choice(table, own))
-        options = _turn_options(table, self.seat, [a.event for a in own])
+        options = [a.event for a in own]  # PT-5.3's limits are the table's own
         if len(options) == 1 and options[0].type in ("flower", "discard") and (
                 options[0].type == "flower" or table.seats[self.seat].ready):
             return list(options)  # PT-3.2 whites at once; PT-5.3 a ready hand's draw
@@ -738,27 +738,6 @@ def _canonical(action: Any) -> str | None:
         return json.dumps(action, sort_keys=True)
     except (TypeError, ValueError):
         return None
-
-
-def _turn_options(table: Table, seat: int, options: list[Event]) -> list[Event]:
-    """PT-5.3: ready is offered only when a discard then leaves the hand ready, and after
-    declaring it only such discards are; the table would refuse the others."""
-    if not any(e.type == "ready" for e in options) and not table.seats[seat].ready_pending:
-        return options
-    state = table.seats[seat]
-
-    def leaves_ready(tile: Tile | None) -> bool:
-        assert tile is not None
-        counts = list(state.hand)
-        counts[tile.kind] -= 1
-        return table.shape_shanten(seat, counts) == 0
-
-    discards = [e for e in options if e.type == "discard"]
-    if state.ready_pending:
-        return [e for e in options if e.type != "discard" or leaves_ready(e.tile)]
-    if any(leaves_ready(e.tile) for e in discards):
-        return options
-    return [e for e in options if e.type != "ready"]
 
 
 def _seen_event(event: Event, seat: int, table: Table) -> dict[str, Any]:

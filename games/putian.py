@@ -131,6 +131,27 @@ class Putian(Variant):
         return 4
 
     @classmethod
+    def seen_limit(cls, position: Position, kind: int) -> int:
+        # PT-2: `seen` may list a gold kind's turned-up tile beside the three in play.
+        return 4 if kind in position.wildcards else cls.copies(position, kind)
+
+    @classmethod
+    def remaining(cls, position: Position, kind: int, visible: Sequence[int]) -> int:
+        """Copies not visible. The turned-up tile of a gold kind (PT-2) counts once, whether
+        ``seen`` lists it (as ENGINE-CLI asks) or leaves it out.
+
+        >>> p = Position.from_json({"variant": "putian", "hand": "1112223334567p3s78s",
+        ...                         "wildcards": ["3s", "5s"], "seen": "5s"})
+        >>> visible = Putian.visible(p, p.hand)
+        >>> Putian.remaining(p, 22, visible), Putian.remaining(p, 20, visible)
+        (3, 2)
+        """
+        if kind in position.wildcards and not position.robbing_gold:
+            listed = any(tile.kind == kind for tile in position.seen)
+            return max(4 - visible[kind] - (0 if listed else 1), 0)
+        return super().remaining(position, kind, visible)
+
+    @classmethod
     def copy_rule(cls, position: Position, kind: int) -> str:
         return "PT-2" if kind in position.wildcards else "PT-1"
 
@@ -170,6 +191,24 @@ class Putian(Variant):
         total = settlement.putian_flower_points(len(golds) - white_golds, white_golds,
                                                 position.flowers, kongs)
         return total, hits
+
+    @classmethod
+    def draws_winning_without_shape(cls, position: Position,
+                                    hand: Sequence[Tile]) -> frozenset[int]:
+        """PT-5.6: with three golds of a kind or four in hand any draw makes a bomb; with
+        two of a kind, the third; with three, a fourth gold.
+
+        >>> p = Position.from_json({"variant": "putian", "hand": "1112223334567p33s8s",
+        ...                         "wildcards": ["3s", "5s"]})
+        >>> [str(TILES[kind]) for kind in Putian.draws_winning_without_shape(p, p.hand)]
+        ['3s']
+        """
+        golds = [sum(1 for tile in hand if tile.kind == kind) for kind in position.wildcards]
+        total = sum(golds)
+        if total >= 4 or max(golds, default=0) >= 3:
+            return frozenset(tile.kind for tile in cls.drawable(position))
+        return frozenset(kind for kind, held in zip(position.wildcards, golds, strict=True)
+                         if held == 2 or total == 3)
 
     @classmethod
     def wins_without_shape(cls, position: Position) -> bool:
@@ -392,19 +431,48 @@ class PutianTable(Table):
                     Message("{player} declared ready: the drawn {tile} is discarded unless "
                             "it wins", player=self.name(seat), tile=self.drawn),
                 )
+        if state.ready_pending:
+            left = list(state.hand)
+            left[tile.kind] -= 1
+            if not self.is_ready(seat, left):
+                raise RuleViolation(
+                    "PT-5.3", Message("{player} declared ready, but discarding {tile} leaves "
+                                      "the hand not ready", player=self.name(seat), tile=tile)
+                )
 
     def after_discard(self, actor: int) -> None:
         self.gold_robbable = False  # PT-5.5: only before the dealer's first discard
         state = self.seats[actor]
-        if state.ready_pending:
+        if state.ready_pending:  # check_discard kept the hand ready
             state.ready_pending = False
-            position = self.seat_position(actor)
-            if not (self.variant.shanten(position) == 0):
-                raise RuleViolation(
-                    "PT-5.3", Message("{player} declared ready, but their hand is not ready",
-                                      player=self.name(actor))
-                )
             state.ready = True  # the lock starts with the next draw
+
+    def is_ready(self, seat: int, counts: Sequence[int]) -> bool:
+        """PT-5.3: a hand (a tile short of 17) that may declare ready: a ready shape, or
+        three golds, which a fourth makes a bomb (PT-5.6). Under the declaration's lock a
+        drawn tile is discarded unless it wins, and a drawn gold can't be (PT-2), so every
+        gold must win: two golds of a kind and no ready shape are not enough, though the
+        third gold of that kind would win (``waits`` calls that hand ready)."""
+        return self.shape_shanten(seat, counts) <= 0 or self._bomb_in_reach(counts)
+
+    def _bomb_in_reach(self, counts: Sequence[int]) -> bool:
+        """Three golds: any gold drawn makes four, or a fourth of a kind, a bomb (PT-5.6)."""
+        return sum(counts[kind] for kind in self.setup.wildcards) >= 3
+
+    def may_declare_ready(self, seat: int) -> bool:
+        """PT-5.3: a declaration is offered only when some discard then leaves the hand
+        ready (the table would refuse every discard after it otherwise)."""
+        hand = self.seats[seat].hand
+        if self._bomb_in_reach(hand):  # golds are never discarded: every discard keeps it
+            return bool(self.discardable(seat))
+        if self.shape_shanten(seat, hand) > 0:  # a tile fewer never lowers it
+            return False
+        for kind in self.discardable(seat):
+            left = list(hand)
+            left[kind] -= 1
+            if self.shape_shanten(seat, left) <= 0:
+                return True
+        return False
 
     def _on_ready(self, event: Event) -> None:
         actor = self._actor(event)
@@ -414,12 +482,20 @@ class PutianTable(Table):
         if state.ready and not state.ready_pending:
             raise RuleViolation("PT-5.3", Message("{player} is already ready",
                                                   player=self.name(actor)))
+        if not self.may_declare_ready(actor):
+            raise RuleViolation("PT-5.3", Message("{player} can't declare ready: their hand "
+                                                  "is not ready after any discard",
+                                                  player=self.name(actor)))
         state.ready_pending = True
 
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
         if self.is_wild(tile.kind):
             raise RuleViolation("PT-2", Message("{player} can't {what} golds",
                                                 player=self.name(seat), what=what))
+        state = self.seats[seat]
+        if state.ready or state.ready_pending:  # the drawn tile wins or is discarded
+            raise RuleViolation("PT-5.3", Message("{player} declared ready: no kong after "
+                                                  "the declaration", player=self.name(seat)))
 
     def _rob_gold(self, event: Event, actor: int, tile: Tile) -> None:
         if not (
@@ -545,7 +621,7 @@ class PutianTable(Table):
             return None
 
         def ready(counts: Sequence[int]) -> bool:
-            return self.shape_shanten(seat, counts) == 0
+            return self.is_ready(seat, counts)
 
         return ready
 
@@ -554,7 +630,7 @@ class PutianTable(Table):
         actions: list[Action] = []
         if not self.white_is_gold and state.hand[WHITE]:
             return [Action(seat, Event("flower", seat, tile=TILES[WHITE]))]
-        if not state.ready and not state.ready_pending:
+        if not state.ready and not state.ready_pending and self.may_declare_ready(seat):
             actions.append(Action(seat, Event("ready", seat)))
         if self.gold_robbable and seat == self.dealer and not state.discarded:
             for other in range(4):

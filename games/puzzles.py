@@ -579,7 +579,7 @@ def position_json(position: Position, seen: Sequence[Tile] = ()) -> dict[str, An
         held = variant.visible(position, position.hand)
         kept: list[Tile] = []
         for tile in sorted(seen, key=lambda t: t.kind):
-            if held[tile.kind] < variant.copies(position, tile.kind) - (
+            if held[tile.kind] < variant.seen_limit(position, tile.kind) - (
                     position.flowers if tile.kind == 31 else 0):
                 held[tile.kind] += 1
                 kept.append(tile)

@@ -401,7 +401,7 @@ class Policy:
             real, wild = variant.split(context, rest)
             now, after = variant.shanten_after_each(context, real, wild)
             seen = [a + b for a, b in zip(self.outside, counts_of(rest), strict=True)]
-            accepted = sum(max(variant.copies(context, t.kind) - seen[t.kind], 0)
+            accepted = sum(variant.remaining(context, t.kind, seen)
                            for t in variant.drawable(context) if after[t.kind] < now)
             keyed.append(((now, -accepted, 0), tile.kind, now))
         best = min(key[:2] for key, _, _ in keyed)

@@ -349,13 +349,24 @@ class Variant:
             cls.check_tile(position, tile)
         for meld in position.melds:
             cls.check_meld(position, meld)
+        own = counts_of(tiles)
         counts = counts_of([*tiles, *position.seen])
         counts[31] += position.flowers  # laid-out whites (PT-3.3)
         for kind, n in enumerate(counts):
             limit = cls.copies(position, kind)
-            if n > limit:
-                raise PositionError(f"{n} copies of {TILES[kind]}: the game has only {limit} "
-                                    f"in play ({cls.copy_rule(position, kind)})")
+            if own[kind] > limit:
+                raise PositionError(f"{own[kind]} copies of {TILES[kind]}: the game has only "
+                                    f"{limit} in play ({cls.copy_rule(position, kind)})")
+            if n > cls.seen_limit(position, kind):
+                raise PositionError(f"{n} copies of {TILES[kind]} held and seen: the game has "
+                                    f"only {cls.seen_limit(position, kind)} "
+                                    f"({cls.copy_rule(position, kind)})")
+
+    @classmethod
+    def seen_limit(cls, position: Position, kind: int) -> int:
+        """Copies of a kind the hand, the melds and ``seen`` may list together: those in
+        play, and a tile turned up out of play that ``seen`` may name (ENGINE-CLI)."""
+        return cls.copies(position, kind)
 
     @classmethod
     def check_tile(cls, position: Position, tile: Tile) -> None:
@@ -573,7 +584,41 @@ class Variant:
                 result = cls.score(position.with_hand(grown, tile))
                 if result.win:
                     found.append(Wait(tile, remaining, result))
+        if shanten >= 0:
+            shanten, accepted = cls._ready_without_shape(position, hand, after, visible,
+                                                         shanten, accepted)
         return Waits(shanten, found, accepted)
+
+    @classmethod
+    def _ready_without_shape(cls, position: Position, hand: Sequence[Tile],
+                             after: Sequence[int], visible: Sequence[int], shanten: int,
+                             accepted: list[Accepted]) -> tuple[int, list[Accepted]]:
+        """Ready means some drawn tile wins (ENGINE-CLI), a Putian bomb included (PT-5.6):
+        such a hand is ready whatever its shape, and accepts what wins or completes it."""
+        bombs = cls.draws_winning_without_shape(position, hand)
+        if not bombs:
+            return shanten, accepted
+        return 0, [Accepted(tile, cls.remaining(position, tile.kind, visible))
+                   for tile in cls.drawable(position)
+                   if tile.kind in bombs or after[tile.kind] < 0]
+
+    @classmethod
+    def draws_winning_without_shape(cls, position: Position,
+                                    hand: Sequence[Tile]) -> frozenset[int]:
+        """The kinds whose draw would let this waiting hand win whatever its shape (Putian's
+        bombs, PT-5.6); the hand is then ready (:meth:`ready_shanten`)."""
+        return frozenset()
+
+    @classmethod
+    def ready_shanten(cls, position: Position, hand: Sequence[Tile] | None = None) -> int:
+        """The shanten ``waits`` reports: the shape's, but 0 when a drawn tile would win
+        whatever the shape (:meth:`draws_winning_without_shape`); a hand a tile too many
+        counts what its best discard leaves."""
+        tiles = position.hand if hand is None else hand
+        shanten = cls.shanten(position, tiles)
+        if shanten > 0 and cls.draws_winning_without_shape(position, tiles):
+            return 0
+        return shanten
 
     @classmethod
     def legal_discards(cls, position: Position) -> list[Tile]:
@@ -587,7 +632,7 @@ class Variant:
             rest = list(position.hand)
             rest.remove(tile)
             options.append(Discard(tile, cls.waits_of(context, rest)))
-        return DiscardTable(cls.shanten(position), options)
+        return DiscardTable(cls.ready_shanten(position), options)
 
 
 class ShantenSteps:

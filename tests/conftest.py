@@ -34,24 +34,35 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    """With --engine-only, skip every test file that imports Django or the site."""
+    """With --engine-only, skip every test file that imports Django or the site, or drives
+    it in a browser (the ``live_server`` fixture)."""
     if not config.getoption("engine_only") or collection_path.suffix != ".py":
         return None
     if not collection_path.name.startswith("test_"):
         return None
-    return bool(SITE_IMPORT.search(collection_path.read_text(encoding="utf-8"))) or None
+    text = collection_path.read_text(encoding="utf-8")
+    return bool(SITE_IMPORT.search(text) or "live_server" in text) or None
 
 
-def shared_rules() -> Path:
-    """The project's shared rules folder (beside the checkout, or named by SHARED_RULES)."""
+def find_shared_rules() -> Path | None:
+    """The project's shared rules folder (beside the checkout, or named by SHARED_RULES),
+    or None where there is none (safe while tests are collected)."""
     named = os.environ.get("SHARED_RULES")
     if named:
         return Path(named)
     for candidate in (ROOT.parent / "shared" / "rules", ROOT / "shared" / "rules"):
         if candidate.is_dir():
             return candidate
-    pytest.skip("the shared rules folder is not beside this checkout")
-    raise AssertionError  # unreachable
+    return None
+
+
+def shared_rules() -> Path:
+    """:func:`find_shared_rules`, skipping the test where there is none."""
+    found = find_shared_rules()
+    if found is None:
+        pytest.skip("the shared rules folder is not beside this checkout")
+    assert found is not None
+    return found
 
 
 @pytest.fixture(scope="session")

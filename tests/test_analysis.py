@@ -733,7 +733,7 @@ def test_it_counterfactual_matches_a_win_on_the_next_draw(variant: str) -> None:
     a first-turn hand), the counterfactual of the actual choice says the same: a win at
     draw 1 on that tile for the points the table settled."""
     checked = 0
-    for seed in SEEDS:
+    for seed in (*SEEDS, 6, 7, 8):  # Putian self-draws are rarer: enough of them
         match, analyses = bot(variant, seed)
         wins = {number: list(result.wins) for number, result in
                 enumerate(replay(match).hands, 1)}

@@ -248,6 +248,13 @@ def _position(obj: dict[str, Any]) -> Position:
 # 2. Waits are exactly the tiles whose score says win (JX-5, PT-5, SC-4)
 
 
+def bomb_in(position: Position) -> bool:
+    """PT-5.6: three golds of a kind or four golds, whatever the shape (own draw or not)."""
+    golds = [sum(1 for tile in position.hand if tile.kind == kind)
+             for kind in position.wildcards]
+    return position.variant.name == "putian" and (sum(golds) >= 4 or max(golds) >= 3)
+
+
 def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
     """Waits = drawable tiles whose score wins; accepted = draws that lower the shanten."""
     position = _position(obj)
@@ -270,7 +277,8 @@ def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
             if kind in accepted:
                 assert accepted.pop(kind).remaining == 0, (obj, tile)
             continue
-        if grown.variant.shanten(grown) < result.shanten:
+        if grown.variant.shanten(grown) < result.shanten or (
+                result.shanten == 0 and bomb_in(grown)):  # PT-5.6: ready whatever the shape
             improving.add(kind)
         score = grown.variant.score(grown)
         if score.win:
@@ -282,7 +290,7 @@ def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
     assert sorted(accepted) == sorted(improving), (
         f"{obj}: accepted {[str(TILES[k]) for k in sorted(accepted)]}, "
         f"lowering the shanten {[str(TILES[k]) for k in sorted(improving)]}")
-    assert result.shanten == position.variant.shanten(position), obj
+    assert result.shanten == position.variant.ready_shanten(position), obj
     for kind, wait in listed.items():
         assert wait.score.points == winners[kind].points, (obj, str(TILES[kind]))
     for wait in result.waits:  # a draw wins on the shape only from a ready hand ...
@@ -322,14 +330,14 @@ def _check_discards(obj: dict[str, Any]) -> DiscardTable:
     position = _position(obj)
     table = position.variant.waits(position)
     assert isinstance(table, DiscardTable)
-    own = position.variant.shanten(position)
+    own = position.variant.ready_shanten(position)
     assert table.shanten == own, obj
     assert table.discards, obj
     for option in table.discards:
         rest = list(position.hand)
         rest.remove(option.tile)
         after = Position.from_json({**obj, "hand": format_tiles(rest)})
-        expected = after.variant.shanten(after)
+        expected = after.variant.ready_shanten(after)
         assert option.after.shanten == expected, (obj, str(option.tile))
     event(f"shanten {min(own, 2)}")
     if own >= 0:

@@ -12,7 +12,6 @@ hold neither, so they score no gold points.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ import pytest
 from games.position import Position, PositionError
 from games.variants import DiscardTable, Score, Waits
 
-EXAMPLES = Path("/work/shared/rules/examples.json")
+from .conftest import find_shared_rules
 
 GOLDS = ["5s", "6s"]
 # 17 tiles, 5 sets + a pair (PT-5.1): 123m 456m 789m 123p 456p 99p.
@@ -135,10 +134,12 @@ def test_it_rejects_four_physical_copies_of_a_gold_kind_pt_2() -> None:
         position(hand="123m456m789m123p4p5s5s5s5s", win_tile="4p")
 
 
-def test_it_rejects_four_copies_of_a_gold_kind_counting_seen_pt_2() -> None:
-    """PT-2: three in hand and a fourth seen elsewhere is one too many."""
+def test_it_rejects_five_copies_of_a_gold_kind_counting_seen_pt_2() -> None:
+    """PT-2: three in hand and the turned-up one seen is every copy (``seen`` lists the
+    turned-up golds, ENGINE-CLI); one more seen is one too many."""
+    assert position(hand="123m456m789m123p4p5s5s5s", win_tile="4p", seen="5s").seen
     with pytest.raises(PositionError, match="copies"):
-        position(hand="123m456m789m123p4p5s5s5s", win_tile="4p", seen="5s")
+        position(hand="123m456m789m123p4p5s5s5s", win_tile="4p", seen="5s5s")
 
 
 def test_it_allows_four_copies_of_a_non_gold_kind_pt_2() -> None:
@@ -552,7 +553,10 @@ def test_it_applies_the_streak_base_when_another_seat_wins_pt_7_1() -> None:
 
 
 def _examples(variant: str) -> list[dict[str, Any]]:
-    return [e for e in json.loads(EXAMPLES.read_text(encoding="utf-8"))
+    folder = find_shared_rules()  # read while collecting: no skip here
+    if folder is None:
+        return []
+    return [e for e in json.loads((folder / "examples.json").read_text(encoding="utf-8"))
             if e["input"]["variant"] == variant]
 
 
@@ -590,13 +594,16 @@ def test_it_lists_no_gold_as_a_wait_on_a_discard_pt_2() -> None:
 
 
 def test_it_counts_remaining_golds_out_of_3_pt_2() -> None:
-    """PT-2: 3 of each gold kind; one 5s held and one 6s seen → 2 and 2 left."""
-    result = waits_of(hand="111m333m555p777p99p5s4s", win_tile=None, self_draw=True,
-                      seen="6s")
-    found = wait_tiles(result)
-    assert found["5s"] == 2
-    assert found["6s"] == 2
-    assert found["4s"] == 3
+    """PT-2: 3 of each gold kind in play, one turned up: one 5s held → 2 left. ``seen``
+    lists the turned-up golds (ENGINE-CLI), so the 6s seen is the turned-up one, counted
+    once: 3 left, as when ``seen`` leaves it out."""
+    for seen in ("6s", ""):
+        result = waits_of(hand="111m333m555p777p99p5s4s", win_tile=None, self_draw=True,
+                          seen=seen)
+        found = wait_tiles(result)
+        assert found["5s"] == 2
+        assert found["6s"] == 3
+        assert found["4s"] == 3
 
 
 def test_it_counts_remaining_ordinary_tiles_out_of_4_with_seen() -> None:
@@ -620,6 +627,24 @@ def test_it_lists_the_third_gold_of_a_kind_as_a_bomb_wait_pt_5_6() -> None:
     result = waits_of(hand="5s5s" + junk(14), win_tile=None, self_draw=True)
     assert wait_tiles(result) == {"5s": 1}
     assert result.waits[0].score.points == 8
+
+
+def test_it_calls_a_hand_ready_when_a_drawn_gold_makes_a_bomb_pt_5_6() -> None:
+    """ENGINE-CLI: ready (shanten 0) when some drawn tile would win, a bomb included. Two
+    5s and loose tiles are far from any shape, but the third 5s wins."""
+    result = waits_of(hand="5s5s" + junk(14), win_tile=None, self_draw=True)
+    assert result.shanten == 0
+    assert [str(a.tile) for a in result.accepted] == ["5s"]
+
+
+def test_it_calls_three_golds_of_a_kind_ready_on_any_draw_pt_5_6() -> None:
+    """PT-5.6: 5s5s5s + 13 loose tiles win on any draw of one's own; waits lists every
+    kind that can still be drawn, and the hand is ready (shanten 0), not 1 or more."""
+    result = waits_of(hand="5s5s5s" + junk(13), win_tile=None, self_draw=True)
+    assert result.shanten == 0
+    assert len(result.waits) == 27 - 1  # every suited kind but 5s, whose copies are all held
+    own = position(hand="5s5s5s" + junk(13), win_tile=None, self_draw=True)
+    assert own.variant.ready_shanten(own) == 0
 
 
 def test_it_lists_no_bomb_wait_on_a_discard_pt_5_6() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import math
 import random
 from dataclasses import replace
 from fractions import Fraction
@@ -425,3 +426,19 @@ def test_it_predicts_the_bots_own_win_rate() -> None:
     p_bots = sum(actual) / len(actual)
     spread = (p_bots * (1 - p_bots) / len(actual) + p_model * (1 - p_model) / (4 * len(actual)))
     assert abs(p_model - p_bots) <= 3.3 * spread ** 0.5 + 0.02, (p_model, p_bots)
+
+
+def test_it_counts_putian_turned_up_golds_once_pt_2() -> None:
+    """ENGINE-CLI: ``seen`` includes Putian's two turned-up golds. Discarding 1p leaves
+    111m 333m 555p 777p 999p 4s waiting on 4s and either gold (5s, 6s). Unseen: 112 tiles
+    less the 2 turned up and the 17 held is 93, of which 4 whites are flowers drawn past
+    (PT-3.2), so 89 draws that count, 9 winning (three 4s, three 5s, three 6s). With 10
+    draws: P(win) = 1 − C(80, 10) / C(89, 10) = 0.6762, listed or not."""
+    want = 1 - math.comb(80, 10) / math.comb(89, 10)
+    for seen in ({}, {"seen": "5s6s"}, {"seen": "5s"}):
+        code, got = run(["value"], json.dumps({
+            "variant": "putian", "hand": "111m333m555p777p999p4s1p", "wildcards": ["5s", "6s"],
+            "seat": 1, "dealer": 0, "self_draw": True, "draws_left": 10, **seen}))
+        assert code == 0, got
+        choice = next(c for c in got["choices"] if c["discard"] == "1p")
+        assert choice["exact"] and choice["win_probability"] == round(want, 4), seen
