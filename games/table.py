@@ -484,6 +484,9 @@ class Table:
         actor = event.actor
         if actor is not None and self.seats[actor].won:
             return "SC-3.2"
+        if (self.PLAY_ON and event.type == "draw" and self.phase is Phase.DRAW
+                and any(state.won for state in self.seats)):
+            return "SC-3.2"  # once someone has won, it says whose turn comes next
         if self.phase is Phase.DINGQUE:
             return "SC-2"
         if self.phase is Phase.FLOWERS:

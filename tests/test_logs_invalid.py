@@ -36,6 +36,7 @@ from .logbuild import (
     sc_discard_5p,
     sc_exhausted,
     single,
+    table_after,
     tables_before_events,
 )
 
@@ -56,6 +57,11 @@ def assert_rejected(doc: Doc | HandBuilder, rule: str, *, hand: int | None = 1,
     # docs/log-format.md: the message is "one sentence ... without the place and rule".
     assert f"({rule})" not in error.message, f"the message repeats the rule: {error}"
     return error
+
+
+def table_before(hand: HandBuilder, event: int) -> Any:
+    """The table of a hand built so far, just before its event ``event`` (1-based)."""
+    return table_after(single(copy.deepcopy(hand).end("abandoned")), 1, event - 1)
 
 
 def jx(deal: list[str], **fields: Any) -> HandBuilder:
@@ -791,6 +797,32 @@ def test_declaring_ready_with_a_hand_that_is_not_ready_pt_5_3() -> None:
     assert error.event in (len(hand.events) - 2, len(hand.events) - 1)
 
 
+def test_a_concealed_kong_after_declaring_ready_pt_5_3() -> None:
+    """PT-5.3: after the declaration the drawn tile wins or is discarded: no kong. Ben
+    declares ready (111m 222m 333m 444m 555m 1p, waiting on 1p), later draws a fourth 1m
+    and declares a concealed kong of it."""
+    hand = pt(["", "111m222m333m444m555m7m", "", ""], pad="ps", front="1p2p3p4p1m")
+    hand.discard(0, hand.deal[0][0]).draw(1).ready(1).discard(1, "7m")
+    hand.cycle(2, 3).draw(1)
+    bad = hand.next
+    table = table_before(hand, bad)
+    offered = {(a.event.type, str(a.event.tile)) for a in table.legal_actions()}
+    assert offered == {("discard", "1m")}  # the drawn tile, and no kong of 1m
+    hand.gang(1, "concealed", "1m")
+    assert_rejected(stop(hand), "PT-5.3", event=bad, words="kong")
+
+
+def test_a_declaration_no_discard_can_follow_is_not_offered_pt_5_3() -> None:
+    """PT-5.3: Ben's 111m 222m 333m 444m 57m 24p + 1p is not ready after any discard, so
+    the table offers no ready declaration, and refuses one at the declaration itself."""
+    hand = pt(["", "111m222m333m444m57m24p", "", ""], pad="ms", front="1p")
+    hand.discard(0, hand.deal[0][0]).draw(1)
+    bad = hand.next
+    assert "ready" not in {a.event.type for a in table_before(hand, bad).legal_actions()}
+    hand.ready(1)
+    assert_rejected(stop(hand), "PT-5.3", event=bad, words="not ready")
+
+
 def test_declaring_ready_twice_pt_5_3() -> None:
     """PT-5.3: a player declares ready once."""
     hand = pt(["", "111m222m333m444m555m7m", "", ""], pad="ps", front="1p2p3p4p6m")
@@ -1021,14 +1053,25 @@ def test_a_draw_by_a_player_who_has_won_sc_3_2() -> None:
     assert_rejected(stop(hand), "SC-3.2", event=bad)
 
 
-def test_the_wrong_next_turn_after_two_winners_c_2() -> None:
-    """SC-3.2, C-2: after Ben and Cal win on Ann's discard, play goes on from the seat
-    after the last winner: Dee draws, not Ann."""
+def test_the_wrong_next_turn_after_two_winners_sc_3_2() -> None:
+    """SC-3.2: after Ben and Cal win on Ann's discard, play goes on from the seat after
+    the last winner: Dee draws, not Ann; the refusal names SC-3.2, the rule that says whose
+    turn it is once someone has won."""
     hand = sc_discard_5p(seat3="")
     hand.ron(1).ron(2)
     bad = hand.next
     hand.draw(0)
-    assert_rejected(stop(hand), "C-2", event=bad, words="Dee")
+    assert_rejected(stop(hand), "SC-3.2", event=bad, words="Dee")
+
+
+def test_a_draw_by_the_seat_after_the_first_winner_sc_3_2() -> None:
+    """SC-3.2: Ben and Dee win on Ann's discard; the turn goes to the first player still in
+    after the last winner (Ann), so Cal, the seat after the first winner, may not draw."""
+    hand = sc_discard_5p()
+    hand.ron(1).ron(3)
+    bad = hand.next
+    hand.draw(2)
+    assert_rejected(stop(hand), "SC-3.2", event=bad, words="Ann")
 
 
 def test_winners_on_one_discard_out_of_playing_order_sc_3_1() -> None:
