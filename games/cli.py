@@ -2,7 +2,9 @@
 
 Each command reads JSON from a file path, or standard input when the path is
 ``-`` or absent, and writes one JSON document. Exit status: 0 success, 1 the
-input was read but is invalid (the JSON names the problem), 2 usage error.
+input was read but is invalid (the JSON names the problem), 2 usage error, or an
+error of the engine's own: then too one JSON document (``"internal": true``, the
+command and, where known, the hand, event or position), never a traceback.
 This module is the only place in ``games`` that does I/O.
 """
 
@@ -14,6 +16,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from games.log import EngineFault
 from games.position import Position, PositionError
 from games.registry import NAMES
 
@@ -68,15 +71,30 @@ def _each(handler: Callable[[Any], dict[str, Any]], data: Any) -> tuple[Any, boo
         ok = True
         for index, item in enumerate(data):
             try:
-                results.append(handler(item))
+                results.append(_placed(handler, item, index))
             except PositionError as error:
                 ok = False
                 results.append({"error": f"position {index}: {error}"})
         return results, ok
     try:
-        return handler(data), True
+        return _placed(handler, data, None), True
     except PositionError as error:
         return {"error": str(error)}, False
+
+
+def _placed(handler: Callable[[Any], dict[str, Any]], item: Any,
+            index: int | None) -> dict[str, Any]:
+    """The handler's answer; an error of the engine's own names the item (and the hand and
+    event of a request on a log)."""
+    try:
+        return handler(item)
+    except PositionError:
+        raise
+    except Exception as error:
+        point = item if isinstance(item, dict) else {}
+        hand, event = (value if isinstance(value, int) and not isinstance(value, bool) else None
+                       for value in (point.get("hand"), point.get("event")))
+        raise EngineFault.of(error, hand=hand, event=event, position=index) from error
 
 
 def _position_command(handler: Callable[[Any], dict[str, Any]]) -> Callable[..., int]:
@@ -265,4 +283,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
     run: Callable[[argparse.Namespace, TextIO, TextIO], int] = args.run
-    return run(args, stdin or sys.stdin, stdout or sys.stdout)
+    out = stdout or sys.stdout
+    try:
+        return run(args, stdin or sys.stdin, out)
+    except Exception as error:  # noqa: BLE001 - ENGINE-CLI: one JSON document, no traceback
+        _write(out, {"ok": False, "error": EngineFault.of(error).to_json(args.command)})
+        return 2

@@ -149,6 +149,50 @@ class LogError(Templated, ValueError):
                         event=self.event if self.event is not None else event, rule=self.rule)
 
 
+class EngineFault(RuntimeError):
+    """An error of the engine's own — not of its input — met at a point of a log or of a
+    list of positions. The command line answers it as one JSON document naming that
+    point (ENGINE-CLI: never a traceback); it is a bug to report, not a refusal.
+
+    >>> fault = EngineFault(KeyError("x"), hand=2, event=9)
+    >>> fault.to_json("analyze")["hand"], str(fault)
+    (2, "hand 2, event 9: KeyError: 'x'")
+    """
+
+    def __init__(self, cause: BaseException, *, hand: int | None = None,
+                 event: int | None = None, position: int | None = None) -> None:
+        self.cause = f"{type(cause).__name__}: {cause}"
+        self.hand, self.event, self.position = hand, event, position
+        super().__init__(self.cause)
+
+    def __str__(self) -> str:
+        where = [f"{name} {number}" for name, number in (
+            ("position", self.position), ("hand", self.hand), ("event", self.event))
+            if number is not None]
+        return f"{', '.join(where)}: {self.cause}" if where else self.cause
+
+    def to_json(self, command: str) -> dict[str, Any]:
+        return {"command": command, "hand": self.hand, "event": self.event,
+                "position": self.position, "internal": True,
+                "message": f"the engine failed on valid input ({self.cause}); please report it"}
+
+    @classmethod
+    def of(cls, error: BaseException, *, hand: int | None = None, event: int | None = None,
+           position: int | None = None) -> EngineFault:
+        """``error`` placed (an EngineFault already placed keeps its places)."""
+        if isinstance(error, EngineFault):
+            return cls._placed(error, hand, event, position)
+        return cls(error, hand=hand, event=event, position=position)
+
+    @classmethod
+    def _placed(cls, fault: EngineFault, hand: int | None, event: int | None,
+                position: int | None) -> EngineFault:
+        fault.hand = fault.hand if fault.hand is not None else hand
+        fault.event = fault.event if fault.event is not None else event
+        fault.position = fault.position if fault.position is not None else position
+        return fault
+
+
 def _log_error(message: str, hand: int | None, event: int | None, rule: str | None) -> LogError:
     return LogError(message, hand=hand, event=event, rule=rule)
 

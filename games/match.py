@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import settlement
-from games.log import HandLog, LogError, MatchLog
+from games.log import EngineFault, HandLog, LogError, MatchLog
 from games.messages import Message
 from games.registry import VARIANTS, table_class
 from games.table import HandSetup, RuleViolation, Table, Win
@@ -154,7 +154,16 @@ class Replayer:
         return self.variant.bank_triggers(hand.dice, wildcard, self.carry.wildcard)
 
     def play(self, number: int, hand: HandLog) -> HandResult:
-        """Replay one hand; raise LogError at its first problem."""
+        """Replay one hand; raise LogError at its first problem (EngineFault, placed, at an
+        error of the engine's own)."""
+        try:
+            return self._play(number, hand)
+        except LogError:
+            raise
+        except Exception as error:
+            raise EngineFault.of(error, hand=number) from error
+
+    def _play(self, number: int, hand: HandLog) -> HandResult:
         table = self.begin(number, hand)
         deltas: list[int] | None = None
         reason = "abandoned"
@@ -164,6 +173,8 @@ class Replayer:
         except RuleViolation as problem:
             raise LogError(problem.message, hand=number, event=table.seen_events + 1,
                            rule=problem.rule) from None
+        except Exception as error:
+            raise EngineFault.of(error, event=table.seen_events + 1) from error
         for index, event in enumerate(events[done:], start=done + 1):
             try:
                 if event.type == "end":
@@ -178,6 +189,8 @@ class Replayer:
             except RuleViolation as problem:
                 raise LogError(problem.message, hand=number, event=index,
                                rule=problem.rule) from None
+            except Exception as error:
+                raise EngineFault.of(error, event=index) from error
         if deltas is None:
             raise LogError(Message("the hand has no end event"), hand=number, rule="C-5")
         return self.conclude(number, hand, table, reason)

@@ -35,14 +35,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from games.log import Event
-from games.table import Action, Phase, RuleViolation, Table
+from games.table import Action, Phase, Table
 from games.tiles import Tile
 from games.value import Choice, ValueInputError, mean_and_half_width, solo_values
 from games.value_table import (
     LogPoint,
     Playout,
     Result,
-    play_out,
+    played_or_none,
     position_of,
     redeal,
 )
@@ -233,7 +233,7 @@ def paired_playouts(point: LogPoint, choices: Sequence[Action | None], samples: 
     for _ in range(samples):
         dealt = redeal(point.table, point.seat, rng)
         bot_seed = rng.randrange(2**31)
-        table.append([_played(dealt, point.seat, c, bot_seed) for c in choices])
+        table.append([played_or_none(dealt, point.seat, c, bot_seed) for c in choices])
     kept = [sum(row[i] is None for row in table) * 4 <= samples for i in range(len(choices))]
     rows = [row for row in table if all(row[i] is not None for i in range(len(row)) if kept[i])]
     results: list[Playout | None] = []
@@ -244,13 +244,6 @@ def paired_playouts(point: LogPoint, choices: Sequence[Action | None], samples: 
                                [float(o.net) for o in kept_results], kept_results)
                        if keep else None)
     return results
-
-
-def _played(dealt: Table, seat: int, choice: Action | None, bot_seed: int) -> Result | None:
-    try:
-        return play_out(dealt, seat, choice, bot_seed)
-    except (RuleViolation, IndexError):  # a redeal or a choice the bots can't play on
-        return None
 
 
 def price_decision(point: LogPoint, decision: dict[str, Any], solo_samples: int,

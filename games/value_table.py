@@ -22,10 +22,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from games.bots import Bot, play_hand
-from games.log import Event, LogError, Match, read_log
+from games.log import EngineFault, Event, LogError, Match, read_log
 from games.match import Replayer
 from games.position import Position
-from games.table import Action, Phase, Table
+from games.table import Action, Phase, RuleViolation, Table
 from games.tiles import KINDS, TILES, Tile
 from games.value import (
     DEFAULT_SAMPLES,
@@ -88,6 +88,8 @@ class LogPoint:
             raise ValueInputError(f"the log: {error}") from None
         except ValueError as error:  # a RuleViolation: the log is not valid
             raise ValueInputError(f"the log, hand {hand}: {error}") from None
+        except Exception as error:
+            raise EngineFault.of(error, hand=hand, event=event) from error
         return cls(table, hand, event, seat)
 
     def choices(self) -> list[Action | None]:
@@ -376,16 +378,42 @@ def table_values_within(point: LogPoint, half_width: float, seed: int, batch: in
             return _valuation(choices, results, point.seat)
 
 
+REDRAWS = 4  # redeals tried per sample wanted, when some fail
+
+
 def _play_samples(point: LogPoint, choices: Sequence[Action | None],
                   results: Sequence[Playout], rng: random.Random, samples: int) -> None:
-    for _ in range(samples):
+    """``samples`` more redeals on which every choice plays out. A redeal on which the bots
+    can't play some choice through is dropped for every choice (the rest stay paired) and
+    another is drawn, a bounded number of times; with none left, the engine has failed."""
+    kept = 0
+    for _ in range(samples * REDRAWS):
+        if kept == samples:
+            return
         dealt = redeal(point.table, point.seat, rng)
         bot_seed = rng.randrange(2**31)
-        for choice, result in zip(choices, results, strict=True):
-            played = play_out(dealt, point.seat, choice, bot_seed)
+        row = [played_or_none(dealt, point.seat, choice, bot_seed) for choice in choices]
+        if any(played is None for played in row):
+            continue
+        kept += 1
+        for played, result in zip(row, results, strict=True):
+            assert played is not None
             result.wins.append(float(played.won))
             result.points.append(float(played.net))
             result.results.append(played)
+    if not results[0].wins:
+        raise EngineFault(RuntimeError(f"no redeal of {samples * REDRAWS} played every choice "
+                                       "out"), hand=point.hand, event=point.event)
+
+
+def played_or_none(dealt: Table, seat: int, choice: Action | None,
+                   bot_seed: int) -> Result | None:
+    """:func:`play_out`, or None when the bots can't play it through on this redeal (a
+    redeal contradicting what the table showed, or a seat left without a legal move)."""
+    try:
+        return play_out(dealt, seat, choice, bot_seed)
+    except (RuleViolation, IndexError):
+        return None
 
 
 def _valuation(choices: Sequence[Action | None], results: Sequence[Playout],
