@@ -17,6 +17,18 @@ from playwright.sync_api import Browser, Page, expect  # noqa: E402
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
 MOVES = 400  # far more decisions than a hand has
+DECISION = 60_000  # ms: the bots answer within the request, slowly on a loaded machine
+DECISION_OR_END = (".play-hand button.tile-button, .play-buttons button, .play-settlement, "
+                   ".play-end")
+
+
+@pytest.fixture(autouse=True)
+def fixed_seeds(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
+    """Deal every match of a test from seeds the test names (the live server runs in this
+    process): the same hands on every run, whatever the machine's load."""
+    counter = iter(range(1000))
+    monkeypatch.setattr("replays.play.services.new_seed",
+                        lambda: f"browser-{request.node.name}-{next(counter)}")
 
 
 def start(page: Page, url: str, variant: str, hands: int = 1, speed: str = "0") -> None:
@@ -35,6 +47,20 @@ def step(page: Page) -> str:
 
 def hand_over(page: Page) -> bool:
     return page.locator(".play-settlement, .play-end").count() > 0
+
+
+def await_decision(page: Page) -> bool:
+    """Wait for the player's next decision or the hand's end; True for a decision."""
+    page.locator(DECISION_OR_END).first.wait_for(state="visible", timeout=DECISION)
+    return not hand_over(page)
+
+
+def choose_and_wait(page: Page, choose: Any) -> None:
+    """One choice, then wait until the table has moved on past it."""
+    before = step(page)
+    choose(page)
+    expect(page.locator("#play-table")).not_to_have_attribute("data-step", before,
+                                                              timeout=DECISION)
 
 
 def choose_with_mouse(page: Page) -> None:
@@ -66,12 +92,9 @@ def choose_with_keys(page: Page) -> None:
 
 def play_a_hand(page: Page, choose: Any) -> None:
     for _ in range(MOVES):
-        if hand_over(page):
+        if not await_decision(page):
             return
-        before = step(page)
-        choose(page)
-        expect(page.locator("#play-table")).not_to_have_attribute("data-step", before,
-                                                                  timeout=10000)
+        choose_and_wait(page, choose)
     raise AssertionError("the hand did not end")
 
 
@@ -136,9 +159,10 @@ def test_it_renders_the_screenshots(browser: Browser, live_server: Any, transact
         page.set_viewport_size({"width": 1280, "height": 1000})
         start(page, live_server.url, "putian", hands=2, speed="250")
         expect(page.locator("html")).to_have_attribute("lang", language)
-        for _ in range(4):
-            choose_with_mouse(page)
-            page.wait_for_timeout(300)
+        for _ in range(4):  # a few of the player's decisions, fewer if the hand ends
+            if not await_decision(page):
+                break
+            choose_and_wait(page, choose_with_mouse)
         for width, height in ((1280, 1000), (390, 844)):
             page.set_viewport_size({"width": width, "height": height})
             page.reload()
@@ -151,11 +175,10 @@ def test_it_renders_the_screenshots(browser: Browser, live_server: Any, transact
             page.screenshot(path=str(artifacts / f"play-end-{width}-{language}.png"),
                             full_page=True)
         for _ in range(MOVES):  # on to the match's end: the seed and the review link
+            page.locator(DECISION_OR_END).first.wait_for(state="visible", timeout=DECISION)
             if page.locator(".play-end").count():
                 break
-            before = step(page)
-            choose_with_mouse(page)
-            expect(page.locator("#play-table")).not_to_have_attribute("data-step", before)
+            choose_and_wait(page, choose_with_mouse)
         for width, height in ((1280, 1000), (390, 844)):
             page.set_viewport_size({"width": width, "height": height})
             page.screenshot(path=str(artifacts / f"play-over-{width}-{language}.png"),
