@@ -101,6 +101,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every response gets its headers (static files and early refusals too).
+    "replays.security.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "replays.limits.BoundedBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -112,7 +114,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "replays.security.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "mahjong_site.urls"
@@ -249,6 +250,11 @@ CONTENT_SECURITY_POLICY = env_str(
     "CONTENT_SECURITY_POLICY",
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+# Browser features no page of the site uses, off for its pages and anything in them.
+PERMISSIONS_POLICY = env_str(
+    "PERMISSIONS_POLICY",
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()")
 
 # Celery (docs/deploy.md). No broker: tasks run in-process when queued.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://localhost/"

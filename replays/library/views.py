@@ -266,9 +266,9 @@ def overview(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match = visible_match(request, public_id)
     data = replayed_match(match)
     rows = hand_rows(match, data)
-    return render(request, "library/overview.html", {
+    return mark_not_shared(render(request, "library/overview.html", {
         "match": match, "rows": rows, "players": data.match.players,
-        "chart": totals_chart(data.match.players, rows)})
+        "chart": totals_chart(data.match.players, rows)}), match)
 
 
 def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
