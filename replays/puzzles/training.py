@@ -23,7 +23,7 @@ from games import rating as glicko
 from games.puzzles import PuzzleError
 from games.registry import NAMES
 from games.themes import BY_KEY
-from replays.models import Attempt, Puzzle, TrainingRun, shown_puzzles
+from replays.models import Attempt, Puzzle, TrainingRun
 from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles
 
@@ -88,7 +88,8 @@ def with_theme(puzzles_: QuerySet[Puzzle], theme: str) -> QuerySet[Puzzle]:
 
 def _unanswered(request: HttpRequest, variant: str, theme: str,
                 kind: str = "") -> QuerySet[Puzzle]:
-    pool = shown_puzzles().exclude(pk__in=puzzles.attempts_of(request).values("puzzle_id"))
+    pool = puzzles.open_puzzles().exclude(
+        pk__in=puzzles.attempts_of(request).values("puzzle_id"))
     if variant:
         pool = pool.filter(variant=variant)
     if kind:
@@ -109,7 +110,7 @@ def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
     if near:
         return secrets.choice(near)
     made = _generated(variant, theme, aim, kind)
-    if made is not None and not puzzles.attempts_of(request).filter(puzzle=made).exists():
+    if made is not None and pool.filter(pk=made.pk).exists():  # unanswered, and open now
         return made
     farther = pool.order_by("distance", "id").first()
     if farther is None:
@@ -248,9 +249,10 @@ def best_runs(request: HttpRequest, mode: str) -> int:
 
 
 def missed(request: HttpRequest) -> QuerySet[Attempt]:
-    """The player's first answers that missed and that they haven't solved again since."""
+    """The player's first answers that missed and that they haven't solved again since, of
+    puzzles still on the site."""
     return puzzles.attempts_of(request).filter(solved=False, retried_at__isnull=True,
-                                               puzzle__in=shown_puzzles())
+                                               puzzle__in=puzzles.open_puzzles())
 
 
 def retry(request: HttpRequest, attempt: Attempt, picked: Any, bonus: str) -> Any:
@@ -264,17 +266,19 @@ def retry(request: HttpRequest, attempt: Attempt, picked: Any, bonus: str) -> An
 
 
 def missed_attempt(request: HttpRequest, public_id: str) -> Attempt:
-    found = missed(request).select_related("puzzle").filter(
-        puzzle__public_id=public_id).first() or puzzles.attempts_of(request).select_related(
-        "puzzle").filter(puzzle__public_id=public_id, solved=False).first()
+    """The player's missed first answer of a puzzle, solved again since or not (the page
+    stays for practice), while the puzzle is on the site: a taken-down one is a 404."""
+    found = puzzles.attempts_of(request).select_related("puzzle").filter(
+        puzzle__public_id=public_id, solved=False,
+        puzzle__in=puzzles.open_puzzles()).first()
     if found is None:
         raise Http404("Not a puzzle you missed")
     return found
 
 
 def theme_counts(variant: str, kind: str = "") -> dict[str, int]:
-    """How many shown puzzles carry each theme (of a variant and kind, when given)."""
-    shown = shown_puzzles()
+    """How many open puzzles carry each theme (of a variant and kind, when given)."""
+    shown = puzzles.open_puzzles()
     if variant:
         shown = shown.filter(variant=variant)
     if kind:
