@@ -45,6 +45,11 @@ class RunOver(TrainingError):
     """An answer to a run that has finished (its streak ended or its time is up)."""
 
 
+class StaleAnswer(TrainingError):
+    """An answer to a puzzle the run no longer shows (a second submit of one form, an old
+    tab): refused, nothing counted."""
+
+
 def clean_variant(value: str) -> str:
     """A variant name from a form, or "" for every variant."""
     if value and value not in NAMES:
@@ -203,15 +208,26 @@ class Step:
     over: bool
 
 
-def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any,
-                  bonus: str) -> Step:
+def run_step(run: TrainingRun) -> int:
+    """How many answers the run has counted: the step its form answers."""
+    return run.solved + run.missed
+
+
+def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any, bonus: str,
+                  shown: str, step: int) -> Step:
     """Mark the run's current puzzle, count it, and serve the next (or end the run: a
-    streak at its first miss). Refused once the run is over, a timed one by the clock."""
+    streak at its first miss). The answer names the puzzle the page ``shown`` and the run's
+    ``step`` it answers: under the run's lock, anything else is :class:`StaleAnswer` (so
+    concurrent submits of one form count once). Refused once the run is over, a timed one
+    by the clock."""
     with transaction.atomic():
         locked = TrainingRun.objects.select_for_update().get(pk=run.pk)
         if finish_if_due(locked) or locked.current is None:
             raise RunOver(f"run {run.public_id} is over")
         puzzle = locked.current
+        if puzzle.public_id != shown or run_step(locked) != step:
+            raise StaleAnswer(f"run {run.public_id} is at step {run_step(locked)}, puzzle "
+                              f"{puzzle.public_id}; the answer was for step {step}, {shown}")
         result = puzzles.answer(request, puzzle, picked, bonus, mode=locked.mode, run=locked)
         if result.verdict.solved:
             locked.solved += 1
