@@ -44,8 +44,7 @@ class StartForm(forms.Form):
     # Optional (docs/play.md): a client that sends only the documented fields gets normal.
     speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
                                    initial=PlayedMatch.Speed.NORMAL, required=False,
-                                   empty_value=PlayedMatch.Speed.NORMAL,
-                                   label=gettext_lazy("Bot speed"))
+                                   empty_value=None, label=gettext_lazy("Bot speed"))
 
 
 def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
@@ -102,7 +101,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                 choice = services.StartChoice(
                     variant=variant, seat=None if seat == "random" else int(seat),
                     hands=form.cleaned_data["hands"], rules=rules_of(variant, request.POST),
-                    speed=form.cleaned_data["speed"])
+                    speed=PlayedMatch.Speed.NORMAL if form.cleaned_data["speed"] is None
+                    else form.cleaned_data["speed"])
                 row = services.start(request, choice)
             except PlayError as refused:
                 error = refusal(None, message_of(refused))
