@@ -6,8 +6,10 @@ pages load scripts and styles from its own files only, so an injected ``<script>
 ``onclick=`` would not run. ``Permissions-Policy`` (the ``PERMISSIONS_POLICY`` setting)
 turns off the browser features the site never uses (camera, microphone, location, payment…),
 for its pages and anything framed or injected into them. The middleware comes first, so
-every response gets both: static files, redirects and refusals made before any view too. Private replays and their downloads are marked
-``Cache-Control: private`` (no shared cache keeps them); unlisted ones ``noindex``.
+every response gets both: static files, redirects and refusals made before any view too.
+
+Private replays and their pages and downloads are marked ``Cache-Control: private`` (no
+shared cache keeps them); unlisted ones ``noindex``.
 """
 
 from __future__ import annotations

@@ -213,6 +213,14 @@ def run_step(run: TrainingRun) -> int:
     return run.solved + run.missed
 
 
+def check_answers_current(run: TrainingRun, shown: str, step: int) -> None:
+    """:class:`StaleAnswer` unless the answer is for the run's current puzzle and step."""
+    current = run.current.public_id if run.current is not None else None
+    if current != shown or run_step(run) != step:
+        raise StaleAnswer(f"run {run.public_id} is at step {run_step(run)}, puzzle "
+                          f"{current}; the answer was for step {step}, {shown}")
+
+
 def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any, bonus: str,
                   shown: str, step: int) -> Step:
     """Mark the run's current puzzle, count it, and serve the next (or end the run: a
@@ -224,10 +232,8 @@ def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any, bonus: st
         locked = TrainingRun.objects.select_for_update().get(pk=run.pk)
         if finish_if_due(locked) or locked.current is None:
             raise RunOver(f"run {run.public_id} is over")
+        check_answers_current(locked, shown, step)
         puzzle = locked.current
-        if puzzle.public_id != shown or run_step(locked) != step:
-            raise StaleAnswer(f"run {run.public_id} is at step {run_step(locked)}, puzzle "
-                              f"{puzzle.public_id}; the answer was for step {step}, {shown}")
         result = puzzles.answer(request, puzzle, picked, bonus, mode=locked.mode, run=locked)
         if result.verdict.solved:
             locked.solved += 1

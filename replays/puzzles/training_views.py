@@ -134,6 +134,7 @@ def run_answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         if run.current is None:
             raise training.RunOver(f"run {run.public_id} is over")
         shown, at = _answered(request)
+        training.check_answers_current(run, shown, at)  # before reading a pick of its kind
         picked, bonus = read_answer(request, run.current)
         step = training.answer_in_run(request, run, picked, bonus, shown, at)
     except limits.RateLimited as refusal:
