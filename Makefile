@@ -103,6 +103,7 @@ bench-fair: install services
 		$(BIN)/python manage.py bench_annotation --fair 500
 
 # 50 clients stepping through replays on gunicorn + PostgreSQL for 60 s (see docs/site.md).
+# Its gunicorns run with --no-control-socket: another gunicorn on this host keeps its own.
 loadtest: install services
 	$(LOCAL_KEY) $(BIN)/python tools/loadtest.py --clients 50 --seconds 60
 

@@ -6,6 +6,7 @@ the site runs on an embedded SQLite database for development.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import warnings
 from pathlib import Path
@@ -101,6 +102,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that every response gets its headers (static files and early refusals too).
+    "replays.security.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "replays.limits.BoundedBodyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -112,7 +115,6 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
-    "replays.security.SecurityHeadersMiddleware",
 ]
 
 ROOT_URLCONF = "mahjong_site.urls"
@@ -212,7 +214,6 @@ RATE_LIMITS_ENABLED = env_bool("RATE_LIMITS_ENABLED", True)
 RATE_LIMITS = {
     "upload-visitor": env_str("RATE_UPLOADS_PER_VISITOR", "20/3600"),
     "upload-account": env_str("RATE_UPLOADS_PER_ACCOUNT", "60/3600"),
-    "login": env_str("RATE_LOGINS", "10/300"),
     "signup": env_str("RATE_SIGNUPS", "5/3600"),
     "puzzle-answer": env_str("RATE_PUZZLE_ANSWERS", "30/60"),
 }
@@ -228,6 +229,31 @@ CACHES = {
 # The visitor's address behind a proxy: the last address of this header (the proxy appends
 # it), e.g. HTTP_X_FORWARDED_FOR; empty: REMOTE_ADDR.
 CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")
+
+# Log-in lockouts (django-axes, replays/lockouts.py, docs/deploy.md): failed log-ins are
+# counted per (user name, address) and per address, never per name alone, so nobody can
+# lock the real owner out from elsewhere. A lockout lasts LOGIN_LOCKOUT_MINUTES after the
+# last failure it counted; the attempts table holds only failures of that long ago or less.
+INSTALLED_APPS.append("axes")
+MIDDLEWARE.append("axes.middleware.AxesMiddleware")  # last: it turns a lockout into a page
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
+                           "django.contrib.auth.backends.ModelBackend"]
+LOGIN_FAILURES_PER_NAME = env_int("LOGIN_FAILURES_PER_NAME", 10)
+LOGIN_FAILURES_PER_ADDRESS = env_int("LOGIN_FAILURES_PER_ADDRESS", 30)
+LOGIN_LOCKOUT_MINUTES = env_int("LOGIN_LOCKOUT_MINUTES", 15)
+AXES_HANDLER = "replays.lockouts.PairAndAddressHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = LOGIN_FAILURES_PER_NAME
+AXES_COOLOFF_TIME = dt.timedelta(minutes=LOGIN_LOCKOUT_MINUTES)
+AXES_CLIENT_IP_CALLABLE = "replays.limits.address_of"  # CLIENT_IP_HEADER, as the limits
+AXES_USERNAME_CALLABLE = "replays.lockouts.login_name"
+AXES_LOCKOUT_CALLABLE = "replays.lockouts.locked_out"
+# A locked client's further attempts are refused unwritten (no lockout prolonged by them,
+# no row growing per request); a success resets nothing (one's own account from the same
+# address would clear the address's count); no row per successful log-in is kept.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+AXES_RESET_ON_SUCCESS = False
+AXES_DISABLE_ACCESS_LOG = True
 
 SESSION_COOKIE_SECURE = env_bool("SECURE_COOKIES", False)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
@@ -249,6 +275,11 @@ CONTENT_SECURITY_POLICY = env_str(
     "CONTENT_SECURITY_POLICY",
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+# Browser features no page of the site uses, off for its pages and anything in them.
+PERMISSIONS_POLICY = env_str(
+    "PERMISSIONS_POLICY",
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=()")
 
 # Celery (docs/deploy.md). No broker: tasks run in-process when queued.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://localhost/"

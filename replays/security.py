@@ -3,8 +3,13 @@
 
 ``Content-Security-Policy`` comes from the ``CONTENT_SECURITY_POLICY`` setting: the site's
 pages load scripts and styles from its own files only, so an injected ``<script>`` or
-``onclick=`` would not run. Private replays and their downloads are marked
-``Cache-Control: private`` (no shared cache keeps them); unlisted ones ``noindex``.
+``onclick=`` would not run. ``Permissions-Policy`` (the ``PERMISSIONS_POLICY`` setting)
+turns off the browser features the site never uses (camera, microphone, location, payment…),
+for its pages and anything framed or injected into them. The middleware comes first, so
+every response gets both: static files, redirects and refusals made before any view too.
+
+Private replays and their pages and downloads are marked ``Cache-Control: private`` (no
+shared cache keeps them); unlisted ones ``noindex``.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ ROBOTS_HEADER = "X-Robots-Tag"
 
 
 class SecurityHeadersMiddleware:
-    """Adds the Content Security Policy to every response that has none yet."""
+    """Adds the Content Security Policy and the Permissions Policy to every response that
+    has none yet."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -31,6 +37,9 @@ class SecurityHeadersMiddleware:
         policy = settings.CONTENT_SECURITY_POLICY
         if policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = policy
+        features = settings.PERMISSIONS_POLICY
+        if features and "Permissions-Policy" not in response:
+            response["Permissions-Policy"] = features
         return response
 
 

@@ -160,10 +160,13 @@ def filled(transactional_db: None, django_user_model: Any,
 @pytest.fixture
 def staff_page(page: Page, live_server: Any, filled: dict[str, Any],
                django_user_model: Any) -> Page:
-    """The browser logged in as a staff user (the session cookie of a test client)."""
+    """The browser logged in as a staff user who may retry (``view_private_match``; the
+    session cookie of a test client)."""
+    from django.contrib.auth.models import Permission
     from django.test import Client
 
     staff = django_user_model.objects.create_user("sam", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_private_match"))
     client = Client()
     client.force_login(staff)
     page.context.add_cookies([{"name": "sessionid", "value": client.cookies["sessionid"].value,

@@ -186,3 +186,44 @@ def test_it_renders_the_screenshots(browser: Browser, live_server: Any, transact
             assert page.evaluate("document.documentElement.scrollWidth") <= width
     finally:
         context.close()
+
+
+# Records, after each change to the moves list, how many of its moves are visible: the
+# table's script hides them and shows them one at a time, at the match's speed.
+REVEALS = """
+window.__reveals = [];
+new MutationObserver((changes) => {
+  if (!changes.some((change) => change.target.closest(".play-moves"))) return;
+  const moves = document.querySelectorAll(".play-moves li");
+  window.__reveals.push(Array.from(moves).filter((li) => !li.hidden).length);
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["hidden"]});
+"""
+
+
+@pytest.mark.browser
+def test_it_reveals_the_bots_moves_one_by_one_after_a_reload_without_a_script_error(
+        page: Page, live_server: Any, transactional_db: None) -> None:
+    """Issue 24: play.js threw ``root.closest is not a function`` on every full page
+    load, so a reloaded table showed the bots' moves all at once."""
+    errors: list[str] = []
+    page.on("console", lambda message: errors.append(message.text)
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_viewport_size({"width": 1280, "height": 900})
+    start(page, live_server.url, "jiaxing", speed="250")
+    for _ in range(6):  # to a table showing a few moves since the player's last
+        if hand_over(page):
+            pytest.skip("the hand ended before the bots made moves to show")
+        before = step(page)
+        choose_with_mouse(page)
+        expect(page.locator("#play-table")).not_to_have_attribute("data-step", before)
+        if page.locator(".play-moves li").count() >= 3:
+            break
+    total = page.locator(".play-moves li").count()
+    assert total >= 2, "no moves to reveal"
+    page.add_init_script(REVEALS)
+    page.reload()
+    expect(page.locator(".play-moves li:not([hidden])")).to_have_count(total, timeout=15000)
+    assert not errors, errors
+    reveals = page.evaluate("window.__reveals")
+    assert reveals == list(range(1, total + 1)), f"not shown one by one: {reveals}"

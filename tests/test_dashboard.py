@@ -362,6 +362,48 @@ def test_retry_of_a_match_that_fails_again_says_why(client: Client, staff: Any, 
     assert "now failed. hand 1: LogError:" in text_of(response.content.decode())
 
 
+@pytest.mark.parametrize("visibility", ["private", "public"])
+def test_retry_is_a_404_for_staff_without_the_private_permission(
+        client: Client, plain_staff: Any, alice: Any, make_match: Any, visibility: str,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 24: match ids are sequential, so staff without ``view_private_match`` could
+    requeue any match and read its private title in the reply. Now every id is a 404 to
+    them, nothing is queued, and the title appears nowhere."""
+    match = fail(make_match(alice, visibility=visibility, title="Alice's secret game"))
+    queued: list[int] = []
+    monkeypatch.setattr(views, "queue_match", queued.append)
+    as_staff(client, plain_staff)
+    for headers in ({}, HTMX):
+        response = client.post(f"/dashboard/retry/{match.pk}/", {"days": "7"},
+                               headers=headers)
+        assert response.status_code == 404
+        assert "secret" not in response.content.decode()
+    assert client.post("/dashboard/retry/999999/").status_code == 404
+    assert queued == []
+    match.refresh_from_db()
+    assert match.annotation_status == Match.Status.FAILED
+
+
+def test_the_dashboard_hides_private_titles_and_retry_from_staff_without_the_permission(
+        client: Client, plain_staff: Any, staff: Any, alice: Any, make_match: Any) -> None:
+    private = fail(make_match(alice, visibility="private", title="Alice's secret game"))
+    hidden = fail(make_match(alice, hidden=True, title="Taken down game"))
+    public = fail(make_match(alice, title="Open game"))
+    as_staff(client, plain_staff)
+    for response in (client.get("/dashboard/"), client.get("/dashboard/", headers=HTMX)):
+        markup = response.content.decode()
+        assert "secret" not in markup and "Taken down" not in markup
+        assert f"private match #{private.pk}" in text_of(markup)
+        assert f"private match #{hidden.pk}" in text_of(markup)
+        assert "Open game" in markup
+        assert "/dashboard/retry/" not in markup
+    as_staff(client, staff)
+    markup = client.get("/dashboard/").content.decode()
+    assert "Alice&#x27;s secret game" in markup and "Taken down game" in markup
+    for match in (private, hidden, public):
+        assert f"/dashboard/retry/{match.pk}/" in markup
+
+
 def test_retry_only_answers_a_post_with_a_csrf_token(staff: Any, alice: Any,
                                                      make_match: Any) -> None:
     match = fail(make_match(alice))

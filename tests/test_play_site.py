@@ -420,3 +420,49 @@ def test_an_anonymous_players_finished_match_is_listed_in_her_replays_after_sign
 
 
 PASSWORD2 = "another-long-secret-77"
+
+
+# -- issue 24 ------------------------------------------------------------------------------
+
+
+def test_it_starts_a_match_from_the_documented_fields_without_a_speed(client: Client) -> None:
+    """docs/play.md's fields (variant, seat, hands, rules options) start a match: the bot
+    speed is optional and defaults to normal."""
+    response = client.post("/play/", {"variant": "jiaxing", "seat": "random", "hands": 2,
+                                      "base": "2"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    row = PlayedMatch.objects.get()
+    assert row.speed == PlayedMatch.Speed.NORMAL
+    assert row.state["log"]["rules"] == {"base": 2}
+
+
+def test_it_refuses_deeply_nested_json_with_400(client: Client) -> None:
+    pid = start(client, "sichuan")
+    before = state(client, pid)
+    body = '{"step": 1, "action": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    response = client.post(f"/play/{pid}/act", body, content_type="application/json")
+    assert response.status_code == 400
+    assert "nested" in response.json()["error"]["message"]
+    assert state(client, pid) == before
+
+
+@pytest.mark.parametrize("step", ["{step}", True, None, [1], 1.5])
+def test_it_refuses_a_step_that_is_not_a_whole_number_naming_the_field(
+        client: Client, step: Any) -> None:
+    pid = start(client, "sichuan")
+    data = state(client, pid)
+    sent = str(data["step"]) if step == "{step}" else step
+    response = act(client, pid, sent, data["legal"][0])
+    assert response.status_code == 400, response.content
+    message = response.json()["error"]["message"]
+    assert '"step"' in message and "whole number" in message, message
+    assert state(client, pid) == data
+
+
+def test_the_tables_form_refuses_a_step_that_is_not_a_number(client: Client) -> None:
+    pid = start(client, "jiaxing")
+    data = state(client, pid)
+    response = client.post(f"/play/{pid}/act", {"step": "one",
+                                                "action": json.dumps(data["legal"][0])})
+    assert response.status_code == 400
+    assert "step" in response.content.decode() and state(client, pid) == data

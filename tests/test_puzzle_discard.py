@@ -28,6 +28,7 @@ from replays.models import Attempt, Match, Puzzle, RatingChange
 from replays.puzzles import services as puzzles
 
 from .conftest import bot_document
+from .test_puzzle_modes import run_fields
 from .test_puzzle_site import HTMX, logged_in, page, text_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
@@ -219,11 +220,12 @@ def test_it_shows_the_last_discard_verdict_when_a_streak_ends(
     response = client.post("/puzzles/train/start/", {"mode": "streak", "kind": "discard",
                                                      "variant": "jiaxing"})
     url = response["Location"]
-    found = re.search(r'data-puzzle="([^"]+)"', page(client.get(url)))
+    markup = page(client.get(url))
+    found = re.search(r'data-puzzle="([^"]+)"', markup)
     assert found
     puzzle = Puzzle.objects.get(public_id=found.group(1))
     assert puzzle.kind == "discard"
-    client.post(url + "answer/", {"tile": puzzle.answer["runner_up"]})
+    client.post(url + "answer/", {"tile": puzzle.answer["runner_up"], **run_fields(markup)})
     shown = text_of(page(client.get(url)))
     assert "Streak over: 0 puzzles solved." in shown
     assert "Your discard" in shown and "Best discard" in shown

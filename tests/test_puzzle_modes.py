@@ -223,24 +223,38 @@ def current(client: Client, url: str) -> Puzzle:
     return Puzzle.objects.get(public_id=found.group(1))
 
 
+def bound(client: Client, url: str) -> dict[str, str]:
+    """The run page's hidden fields naming what its answer form answers: the puzzle shown
+    and the run's step."""
+    return run_fields(page(client.get(url)))
+
+
+def run_fields(markup: str) -> dict[str, str]:
+    fields = dict(re.findall(r'<input type="hidden" name="(puzzle|step)" value="([^"]*)">',
+                             markup))
+    assert set(fields) == {"puzzle", "step"}, "the run's form names its puzzle and step"
+    return fields
+
+
 def test_a_streak_goes_on_while_solving_and_ends_at_the_first_miss(db: None,
                                                                   alice: Any) -> None:
     hers = logged_in(alice)
     url = start(hers, "streak")
     first = current(hers, url)
-    markup = page(hers.post(url + "answer/", right(first), headers=HTMX))
+    markup = page(hers.post(url + "answer/", right(first) | bound(hers, url), headers=HTMX))
     assert text_of(markup).startswith("Training · Streak · Sichuan 血战到底 Solved 1")
     assert "✓ Last puzzle solved" in text_of(markup)
     second = current(hers, url)
     assert second != first
-    markup = page(hers.post(url + "answer/", wrong(second), headers=HTMX))
+    fields = run_fields(markup)
+    markup = page(hers.post(url + "answer/", wrong(second) | fields, headers=HTMX))
     assert "Streak over: 1 puzzle solved." in text_of(markup)
     assert "✗ Last puzzle missed" in text_of(markup)
     run = TrainingRun.objects.get()
     assert (run.solved, run.missed, run.finished_at is not None) == (1, 1, True)
     assert [a.mode for a in Attempt.objects.order_by("id")] == ["streak", "streak"]
     assert RatingChange.objects.count() == 2  # signed in and first: both rated
-    refused = hers.post(url + "answer/", right(second))
+    refused = hers.post(url + "answer/", right(second) | fields)
     assert refused.status_code == 409 and "This run is over" in refused.content.decode()
 
 
@@ -253,11 +267,12 @@ def test_a_timed_run_is_timed_by_the_server(db: None, alice: Any) -> None:
     shown = text_of(page(hers.get(url)))
     assert "Time left 2:59" in shown or "Time left 3:00" in shown
     first = current(hers, url)
-    page(hers.post(url + "answer/", right(first), headers=HTMX))
+    page(hers.post(url + "answer/", right(first) | bound(hers, url), headers=HTMX))
     second = current(hers, url)
+    fields = bound(hers, url)
     # The clock runs out on the server: the client can't buy more time.
     TrainingRun.objects.filter(pk=run.pk).update(ends_at=timezone.now() - dt.timedelta(seconds=1))
-    refused = hers.post(url + "answer/", right(second), headers=HTMX)
+    refused = hers.post(url + "answer/", right(second) | fields, headers=HTMX)
     assert refused.status_code == 409
     assert not Attempt.objects.filter(puzzle=second).exists()
     markup = page(hers.get(url))
@@ -268,7 +283,7 @@ def test_a_timed_run_is_timed_by_the_server(db: None, alice: Any) -> None:
 def test_a_run_without_javascript_redirects_back_to_its_page(db: None, client: Client) -> None:
     url = start(client, "streak", "jiaxing")
     first = current(client, url)
-    response = client.post(url + "answer/", right(first))
+    response = client.post(url + "answer/", right(first) | bound(client, url))
     assert response.status_code == 302 and response["Location"] == url
     assert "Solved 1" in text_of(page(client.get(url)))
 
@@ -284,11 +299,77 @@ def test_a_bad_pick_in_a_run_names_the_problem_and_keeps_the_puzzle(db: None,
                                                                    client: Client) -> None:
     url = start(client, "timed")
     first = current(client, url)
-    response = client.post(url + "answer/", {"notation": "3x"}, headers=HTMX)
+    response = client.post(url + "answer/", {"notation": "3x", **bound(client, url)},
+                           headers=HTMX)
     assert response.status_code == 400
     assert "character 2 is not tile notation (C-1)" in response.content.decode()
     assert current(client, url) == first and not Attempt.objects.exists()
     assert client.post("/puzzles/train/start/", {"mode": "forever"}).status_code == 400
+
+
+def test_a_runs_answer_counts_once_for_the_puzzle_it_was_given_for(db: None,
+                                                                   alice: Any) -> None:
+    """Issue 24: eight submits of one timed run's form answered eight puzzles (seven never
+    shown) and moved the rating each time. The form names its puzzle and the run's step;
+    any other answer is refused with 409, nothing counted."""
+    hers = logged_in(alice)
+    url = start(hers, "timed", "sichuan")
+    first = current(hers, url)
+    fields = bound(hers, url)
+    assert fields == {"puzzle": first.public_id, "step": "0"}
+    answers = [hers.post(url + "answer/", wrong(first) | fields, headers=HTMX)
+               for _ in range(8)]
+    assert [a.status_code for a in answers] == [200] + [409] * 7
+    assert "already moved past" in text_of(answers[1].content.decode())
+    run = TrainingRun.objects.get()
+    assert (run.solved, run.missed) == (0, 1)
+    assert Attempt.objects.filter(user=alice).count() == 1
+    assert RatingChange.objects.count() == 1
+    second = current(hers, url)
+    assert second != first and answers[1].content.decode().count(second.public_id) >= 1
+    # The right puzzle at a wrong step, or another puzzle at the right step: refused too.
+    for forged in ({"puzzle": second.public_id, "step": "0"},
+                   {"puzzle": first.public_id, "step": "1"}):
+        assert hers.post(url + "answer/", right(second) | forged).status_code == 409
+    # Without them the answer is a 400 naming the fields.
+    missing = hers.post(url + "answer/", right(second), headers=HTMX)
+    assert missing.status_code == 400 and "puzzle and step" in missing.content.decode()
+    assert Attempt.objects.filter(user=alice).count() == 1
+    assert hers.post(url + "answer/", right(second) | bound(hers, url)).status_code == 302
+    run.refresh_from_db()
+    assert (run.solved, run.missed) == (1, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_submits_of_one_runs_form_count_once(alice: Any) -> None:
+    """The same, at once: the run's row lock makes one answer count and refuses the rest."""
+    import threading
+
+    from django.db import connection
+
+    hers = logged_in(alice)
+    url = start(hers, "timed", "jiaxing")
+    first = current(hers, url)
+    fields = bound(hers, url)
+    statuses: list[int] = []
+    gate = threading.Barrier(4)
+
+    def submit() -> None:
+        try:
+            gate.wait()
+            statuses.append(hers.post(url + "answer/", right(first) | fields,
+                                      headers=HTMX).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=submit) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409, 409, 409]
+    assert Attempt.objects.filter(user=alice).count() == 1
+    assert RatingChange.objects.count() == 1
 
 
 # -- retrying the misses ----------------------------------------------------------------

@@ -22,6 +22,7 @@ from games.themes import THEMES, themes_of
 from replays.models import Attempt, Puzzle, RatingChange
 from replays.puzzles import services as puzzles
 
+from .test_puzzle_modes import run_fields
 from .test_puzzle_site import HTMX, logged_in, page, text_of
 
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
@@ -248,7 +249,7 @@ def test_it_serves_pay_puzzles_in_the_rated_stream_and_runs(alice: Any,
     markup = page(client.get(run_url))
     current = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert current.kind == "pay"
-    client.post(run_url + "answer/", right(current))
+    client.post(run_url + "answer/", right(current) | run_fields(markup))
     markup = page(client.get(run_url))
     assert "Last puzzle solved" in markup and "settlement-table" in markup
     hub = page(client.get("/puzzles/train/?kind=pay"))

@@ -799,3 +799,37 @@ def test_the_feedback_says_why_each_trap_does_not_win_in_the_readers_language(
     assert trap["rule"] == "C-1"
     markup = text_of(page(client.post(answer_url(held), right_answer(held), headers=headers)))
     assert copies.format(tile=trap["tile"]) in markup
+
+
+# -- issue 24: a coming daily puzzle waits for its day ----------------------------------
+
+
+def test_tomorrows_daily_puzzle_is_neither_reachable_nor_served_before_its_day(
+        db: None, today: Any, client: Client, alice: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The beat rolls tomorrow's puzzle ahead: until the puzzle calendar turns (midnight in
+    PUZZLE_TIME_ZONE) its page and answer form are 404s and no training mode serves it;
+    from its day on it is an ordinary daily puzzle."""
+    from django.test import RequestFactory
+
+    from replays.puzzles import training
+
+    tomorrow = MONDAY + dt.timedelta(days=1)
+    coming = puzzles.daily("putian", tomorrow).puzzle
+    url = coming.get_absolute_url()
+    assert client.get(url).status_code == 404
+    assert client.post(answer_url(coming), right_answer(coming)).status_code == 404
+
+    monkeypatch.setattr(training, "_generated", lambda *args, **kwargs: None)
+    request = RequestFactory().get("/puzzles/train/rated/")
+    request.user = alice
+    request.session = client.session
+    with pytest.raises(training.TrainingError):  # the only putian puzzle stored waits
+        training.next_puzzle(request, "putian", target=coming.rating)
+    assert training.theme_counts("putian") == dict.fromkeys(training.BY_KEY, 0)
+
+    today.move(tomorrow)
+    assert client.get(url).status_code == 200
+    assert training.next_puzzle(request, "putian", target=coming.rating) == coming
+    assert logged_in(alice).post(answer_url(coming),
+                                 right_answer(coming)).status_code == 302

@@ -26,8 +26,8 @@ from replays.puzzles import services as puzzles
 from .conftest import PASSWORD, bot_document, with_password
 
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
-LIMITS = {"upload-visitor": "2/3600", "upload-account": "3/3600", "login": "3/300",
-          "signup": "2/3600", "puzzle-answer": "2/60"}
+LIMITS = {"upload-visitor": "2/3600", "upload-account": "3/3600", "signup": "2/3600",
+          "puzzle-answer": "2/60"}
 
 
 @pytest.fixture
@@ -69,22 +69,86 @@ def test_it_limits_uploads_per_account_across_addresses(
     assert "uploading from one account is limited to 3 per 1 hour" in refused.content.decode()
 
 
-def test_it_throttles_password_guessing_even_before_the_right_one(
-        client: Client, limits_on: None, bob: Any) -> None:
+# -- log-in lockouts (django-axes, replays/lockouts.py) ------------------------------------
+
+LOCKED = "Too many failed log-ins from your address: logging in from it is paused. Try " \
+         "again in 15 minutes."
+
+
+@pytest.fixture
+def lockouts() -> Iterator[None]:
+    """Small limits: 3 failures per (name, address), 5 per address."""
+    with override_settings(AXES_ENABLED=True, AXES_FAILURE_LIMIT=3,
+                           LOGIN_FAILURES_PER_ADDRESS=5):
+        yield
+
+
+def log_in(client: Client, name: str, password: str, url: str = "/accounts/login/") -> Any:
+    return client.post(url, {"username": name, "password": password})
+
+
+def logged_in_as(client: Client) -> str | None:
+    return client.session.get("_auth_user_id")
+
+
+def test_it_locks_a_guessed_name_out_only_from_the_guessing_address(
+        limits_on: None, lockouts: None, bob: Any) -> None:
+    """Issue 24: ten wrong passwords from anywhere locked the real owner out for as long as
+    the attacker kept trying. Now the name is locked from the attacker's address alone."""
+    from axes.models import AccessAttempt
+
     with_password(bob)
+    attacker = Client(REMOTE_ADDR="10.6.6.6")
+    assert [log_in(attacker, "bob", "nope").status_code for _ in range(3)] == [200, 200, 429]
+    refused = log_in(attacker, "BOB ", PASSWORD)  # even the right password, any spelling
+    assert refused.status_code == 429 and LOCKED in refused.content.decode()
+    assert logged_in_as(attacker) is None
+    for _ in range(20):  # the attacker keeps trying: refused, and nothing more is written
+        assert log_in(attacker, "bob", "nope").status_code == 429
+    assert sum(AccessAttempt.objects.values_list("failures_since_start", flat=True)) == 3
+
+    owner = Client(REMOTE_ADDR="10.1.1.1")
+    assert log_in(owner, "bob", PASSWORD).status_code == 302
+    assert logged_in_as(owner) == str(bob.pk)
+
+
+def test_it_never_locks_root_out_of_the_admin_from_elsewhere(
+        limits_on: None, lockouts: None, django_user_model: Any) -> None:
+    root = django_user_model.objects.create_superuser("root", "root@example.org", PASSWORD)
+    attacker = Client(REMOTE_ADDR="10.6.6.6")
+    statuses = [log_in(attacker, "root", "guess", "/admin/login/").status_code
+                for _ in range(4)]
+    assert statuses == [200, 200, 429, 429]
+    assert LOCKED in log_in(attacker, "root", PASSWORD, "/admin/login/").content.decode()
+    owner = Client(REMOTE_ADDR="10.2.2.2")
+    assert log_in(owner, "root", PASSWORD, "/admin/login/").status_code == 302
+    assert logged_in_as(owner) == str(root.pk)
+
+
+def test_it_locks_an_address_that_guesses_many_names(limits_on: None, lockouts: None,
+                                                     alice: Any, bob: Any) -> None:
+    with_password(alice)
+    with_password(bob)
+    sprayer = Client(REMOTE_ADDR="10.6.6.7")
+    statuses = [log_in(sprayer, name, "123456").status_code
+                for name in ("alice", "bob", "carol", "dave", "erin")]
+    assert statuses == [200, 200, 200, 200, 429]
+    assert log_in(sprayer, "frank", "123456").status_code == 429
+    assert log_in(sprayer, "alice", PASSWORD).status_code == 429
+    assert log_in(Client(REMOTE_ADDR="10.6.6.8"), "alice", PASSWORD).status_code == 302
+
+
+def test_it_says_why_a_log_in_is_refused_in_chinese(limits_on: None, lockouts: None,
+                                                    bob: Any) -> None:
+    attacker = Client(REMOTE_ADDR="10.6.6.9", HTTP_ACCEPT_LANGUAGE="zh-hans")
     for _ in range(3):
-        wrong = client.post("/accounts/login/", {"username": "bob", "password": "nope"})
-        assert wrong.status_code == 200
-    right = client.post("/accounts/login/", {"username": "bob", "password": PASSWORD})
-    assert right.status_code == 429
-    assert "logging in is limited to 3 per 5 minutes" in right.content.decode()
-    assert "_auth_user_id" not in client.session
-    # Guessing the same name from elsewhere is limited too.
-    elsewhere = Client(REMOTE_ADDR="10.1.1.1")
-    assert elsewhere.post("/accounts/login/", {"username": "BOB", "password": PASSWORD}
-                          ).status_code == 429
-    admin = Client(REMOTE_ADDR="10.1.1.2")
-    assert admin.post("/admin/login/", {"username": "bob", "password": "x"}).status_code == 429
+        response = log_in(attacker, "bob", "nope")
+    assert response.status_code == 429
+    text = response.content.decode()
+    assert "登录失败次数过多" in text and "请在 15 分钟后再试" in text, text[-3000:]
+
+
+# -- sign-ups -------------------------------------------------------------------------------
 
 
 def test_it_throttles_sign_ups(client: Client, limits_on: None, db: None) -> None:
@@ -96,6 +160,20 @@ def test_it_throttles_sign_ups(client: Client, limits_on: None, db: None) -> Non
         "username": "new9", "password1": PASSWORD, "password2": PASSWORD})
     assert refused.status_code == 429
     assert "creating accounts is limited to 2 per 1 hour" in refused.content.decode()
+
+
+def test_it_counts_accounts_created_not_failed_sign_up_forms(
+        client: Client, limits_on: None, db: None, django_user_model: Any) -> None:
+    """Issue 24: a newcomer who mistyped the password twice was locked out for an hour."""
+    for _ in range(4):
+        typo = client.post("/accounts/signup/", {
+            "username": "newcomer", "password1": PASSWORD, "password2": PASSWORD + "x"})
+        assert typo.status_code == 200
+        assert not django_user_model.objects.filter(username="newcomer").exists()
+    assert client.post("/accounts/signup/", {
+        "username": "newcomer", "password1": PASSWORD, "password2": PASSWORD}
+    ).status_code == 302
+    assert django_user_model.objects.filter(username="newcomer").exists()
 
 
 def test_it_throttles_puzzle_answers(client: Client, limits_on: None, db: None) -> None:

@@ -162,3 +162,43 @@ def test_it_hands_a_killed_workers_tasks_out_again_within_minutes(settings: Any)
     settings.CELERY_VISIBILITY_TIMEOUT = settings.CELERY_TASK_TIME_LIMIT
     assert [w.id for w in run_checks(include_deployment_checks=True)
             if w.id.startswith("replays.")] == ["replays.W001"]
+
+
+def test_it_marks_the_hands_page_like_the_other_replay_pages(
+        client: Client, alice: Any, make_match: Any) -> None:
+    """Issue 24: /replays/<id>/hands/ is a replay page too: private ones ``private,
+    no-store``, unlisted ones ``noindex`` (header and meta), public ones neither."""
+    private = make_match(alice, visibility="private")
+    unlisted = make_match(alice, visibility="unlisted")
+    public = make_match(alice)
+    client.force_login(alice)
+    response = client.get(f"{private.get_absolute_url()}hands/")
+    assert response.status_code == 200
+    assert {"private", "no-store"} <= {part.strip() for part in
+                                       response["Cache-Control"].split(",")}
+    assert "noindex" in response["X-Robots-Tag"]
+    response = Client().get(f"{unlisted.get_absolute_url()}hands/")
+    assert response.status_code == 200
+    assert "noindex" in response["X-Robots-Tag"]
+    assert '<meta name="robots" content="noindex, nofollow">' in response.content.decode()
+    assert "private" not in response.get("Cache-Control", "")
+    response = Client().get(f"{public.get_absolute_url()}hands/")
+    assert "X-Robots-Tag" not in response and "noindex" not in response.content.decode()
+
+
+def test_it_sends_a_permissions_policy_on_every_response(
+        client: Client, make_match: Any) -> None:
+    """Issue 24: pages, JSON, redirects, errors, static files and refusals before any view
+    all say which browser features the site never uses."""
+    match = make_match()
+    answers = [client.get(url) for url in (
+        "/", match.get_absolute_url(), f"{match.get_absolute_url()}hands/", "/healthz",
+        "/replays/no-such-match/", "/accounts/login/", "/static/js/site.js", "/play/")]
+    answers.append(client.post("/upload/", b"x", content_type="application/octet-stream",
+                               CONTENT_LENGTH=str(10**10)))
+    assert answers[-1].status_code == 413
+    assert {answer.status_code for answer in answers} >= {200, 404, 413}
+    for answer in answers:
+        policy = answer["Permissions-Policy"]
+        for feature in ("camera=()", "microphone=()", "geolocation=()", "payment=()"):
+            assert feature in policy, (answer.status_code, policy)

@@ -145,3 +145,25 @@ def test_it_lets_the_admin_delete_a_match_with_its_hands_and_analysis(
     assert response.status_code == 302
     assert not Match.objects.filter(pk=match.pk).exists()
     assert not Annotation.objects.filter(hand__match_id=match.pk).exists()
+
+
+def test_the_missed_puzzles_retry_page_does_not_show_a_taken_down_puzzle(
+        client: Client, alice: Any, bob: Any, replay_with_daily: tuple[Match, Puzzle]) -> None:
+    """Issue 24: bob missed a puzzle of alice's replay, then alice made it private: the
+    retry page of that miss is a 404 like the puzzle's own page, GET and POST alike."""
+    match, found = replay_with_daily
+    client.force_login(bob)
+    wins = {w["tile"] for w in found.answer["waits"]}
+    miss = next(t for t in ("1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m")
+                if t not in wins)
+    assert client.post(f"/puzzles/{found.public_id}/answer/",
+                       {"tile": [miss]}).status_code == 302
+    url = f"/puzzles/train/missed/{found.public_id}/"
+    assert client.get(url).status_code == 200
+    owner = Client()
+    owner.force_login(alice)
+    owner.post(f"/replays/{match.public_id}/visibility/", {"visibility": "private"})
+
+    assert url not in client.get("/puzzles/train/missed/").content.decode()
+    assert client.get(url).status_code == 404
+    assert client.post(url, {"tile": sorted(wins)}).status_code == 404

@@ -191,7 +191,9 @@ def client(port: int, urls: list[str], stop: float, seed: int, think: float,
 def start_server(env: dict[str, str], port: int, workers: int) -> subprocess.Popen[bytes]:
     server = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "mahjong_site.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--log-level", "warning"], cwd=ROOT, env=env)
+         "--workers", str(workers), "--log-level", "warning",
+         # two servers on one host would share the default control socket's path
+         "--no-control-socket"], cwd=ROOT, env=env)
     wait_for(port)
     return server
 

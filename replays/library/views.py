@@ -10,14 +10,13 @@ from urllib.parse import urlencode
 
 from django import forms
 from django.conf import settings
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
-from django.contrib.auth.views import LoginView
 from django.core.paginator import Paginator
 from django.db.models import Q, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.urls import reverse
@@ -266,9 +265,9 @@ def overview(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     match = visible_match(request, public_id)
     data = replayed_match(match)
     rows = hand_rows(match, data)
-    return render(request, "library/overview.html", {
+    return mark_not_shared(render(request, "library/overview.html", {
         "match": match, "rows": rows, "players": data.match.players,
-        "chart": totals_chart(data.match.players, rows)})
+        "chart": totals_chart(data.match.players, rows)}), match)
 
 
 def download(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
@@ -303,47 +302,20 @@ def guide_sections(template_name: str) -> frozenset[str]:
     return frozenset(re.findall(r'\bid="([A-Z]{2}-[0-9.]+)"', source))
 
 
-class ThrottledLoginView(LoginView):
-    """Django's log-in, with attempts limited per address and per user name (issue 16):
-    password guessing stops after a few tries, with a sentence saying until when."""
-
-    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        try:
-            limits.check_visitor(request, "login")
-            name = str(request.POST.get("username", ""))[:150].strip().lower()
-            limits.check("login", f"name:{name}")
-        except limits.RateLimited as refusal:
-            # An unbound form: binding it would check the password, which is the point.
-            form = self.get_form_class()(request)
-            return self.render_to_response(self.get_context_data(
-                form=form, refusal=str(refusal)), status=429)
-        return super().post(request, *args, **kwargs)
-
-
-def throttled_admin_login(request: HttpRequest) -> HttpResponse:
-    """The admin's log-in form, under the same limits as the site's."""
-    if request.method == "POST":
-        try:
-            limits.check_visitor(request, "login")
-            name = str(request.POST.get("username", ""))[:150].strip().lower()
-            limits.check("login", f"name:{name}")
-        except limits.RateLimited as refusal:
-            return HttpResponse(str(refusal), status=429, content_type="text/plain")
-    return admin.site.login(request)
-
-
 @require_http_methods(["GET", "POST"])
 def signup(request: HtmxHttpRequest) -> HttpResponse:
+    """A new account. The limit per address counts accounts created, not forms sent: a
+    newcomer who mistypes the password twice is not held back."""
     form: UserCreationForm[User] = UserCreationForm(request.POST or None)
-    if request.method == "POST":
+    if request.method == "POST" and form.is_valid():
         try:
             limits.check_visitor(request, "signup")
         except limits.RateLimited as refusal:
             return render(request, "registration/signup.html", {
-                "form": UserCreationForm(), "refusal": str(refusal)}, status=429)
-    if request.method == "POST" and form.is_valid():
+                "form": form, "refusal": str(refusal)}, status=429)
         user = form.save()
-        login(request, user)
+        # The log-in lockouts' backend only watches log-ins: the account's is the model's.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome, %(name)s!") % {"name": user.get_username()})
         return redirect("browse")
     return render(request, "registration/signup.html", {"form": form})

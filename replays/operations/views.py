@@ -12,7 +12,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -54,17 +54,27 @@ def staff_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespo
 def dashboard(request: HtmxHttpRequest) -> HttpResponse:
     """The page, or (for htmx's poll) just its numbers."""
     context = metrics(days_from(request.GET.get("days")))
-    context["day_choices"] = DAY_CHOICES
+    context.update(day_choices=DAY_CHOICES, sees_private=sees_private(request.user))
     if wants_fragment(request):
         return render(request, "operations/dashboard.html#numbers", context)
     return render(request, "operations/dashboard.html", context)
+
+
+def sees_private(user: Any) -> bool:
+    """Staff with ``view_private_match`` see private and hidden matches' titles on the
+    dashboard and may retry any match; other staff see what everyone sees."""
+    return bool(user.has_perm("replays.view_private_match"))
 
 
 @never_cache
 @require_POST
 @staff_required
 def retry(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
-    """Queue every hand of a match again (a failed one, or one stuck waiting)."""
+    """Queue every hand of a match again (a failed one, or one stuck waiting). Only staff
+    with ``view_private_match``: the ids are sequential, so for others every id is a 404
+    (whether the match exists or not) and nothing is queued."""
+    if not sees_private(request.user):
+        raise Http404("No such match")
     match = get_object_or_404(Match.objects.defer("document"), pk=match_id)
     queue_match(match.pk)
     match.refresh_from_db(fields=["annotation_status", "annotation_error"])
@@ -75,7 +85,8 @@ def retry(request: HtmxHttpRequest, match_id: int) -> HttpResponse:
     days = days_from(request.POST.get("days"))
     if wants_fragment(request):
         context = metrics(days)
-        context.update(notice=notice, retried=match, day_choices=DAY_CHOICES)
+        context.update(notice=notice, retried=match, day_choices=DAY_CHOICES,
+                       sees_private=True)
         return render(request, "operations/dashboard.html#numbers", context)
     messages.success(request, notice)
     return redirect(f"{reverse('dashboard')}?days={days}")

@@ -41,9 +41,10 @@ class StartForm(forms.Form):
                              label=gettext_lazy("Your seat"))
     hands = forms.IntegerField(min_value=1, max_value=MAX_HANDS, initial=4,
                                label=gettext_lazy("Hands"))
+    # Optional (docs/play.md): a client that sends only the documented fields gets normal.
     speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
-                                   initial=PlayedMatch.Speed.NORMAL,
-                                   label=gettext_lazy("Bot speed"))
+                                   initial=PlayedMatch.Speed.NORMAL, required=False,
+                                   empty_value=None, label=gettext_lazy("Bot speed"))
 
 
 def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
@@ -100,7 +101,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                 choice = services.StartChoice(
                     variant=variant, seat=None if seat == "random" else int(seat),
                     hands=form.cleaned_data["hands"], rules=rules_of(variant, request.POST),
-                    speed=form.cleaned_data["speed"])
+                    speed=PlayedMatch.Speed.NORMAL if form.cleaned_data["speed"] is None
+                    else form.cleaned_data["speed"])
                 row = services.start(request, choice)
             except PlayError as refused:
                 error = refusal(None, message_of(refused))
@@ -169,23 +171,42 @@ def _is_json(request: HtmxHttpRequest) -> bool:
     return request.content_type == "application/json"
 
 
-def _answer(request: HtmxHttpRequest) -> tuple[Any, Any]:
+def _answer(request: HtmxHttpRequest) -> tuple[int, Any]:
     """The step and the action of a POST: a JSON body, or the table's form (``step`` and
     ``action``, the action as JSON text in the button's value)."""
     if _is_json(request):
-        try:
-            body = json.loads(request.body or b"null")
-        except ValueError:
-            raise PlayError(_("the body is not JSON: send {\"step\": N, \"action\": {…}}")) from None
+        body = _json_of(request.body or b"null", _(
+            "the body is not JSON: send {\"step\": N, \"action\": {…}}"))
         if not isinstance(body, dict):
             raise PlayError(_("the body must be an object: {\"step\": N, \"action\": {…}}"))
-        return body.get("step"), body.get("action")
-    try:
-        action = json.loads(request.POST.get("action", ""))
-    except ValueError:
-        raise PlayError(_("the action is not JSON")) from None
+        return _step_of(body.get("step")), body.get("action")
+    action = _json_of(request.POST.get("action", ""), _("the action is not JSON"))
     step_text = request.POST.get("step", "")
-    return (int(step_text) if step_text.isdigit() else step_text), action
+    return _step_of(int(step_text) if step_text.isascii() and step_text.isdigit()
+                    else step_text), action
+
+
+def _json_of(text: str | bytes, unreadable: str) -> Any:
+    """Parsed JSON, or ``PlayError``: ``unreadable`` for text that isn't JSON, and a
+    sentence of its own for nesting deeper than Python's parser goes (a 400, never a 500)."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise PlayError(_("the JSON is nested too deeply: an action is an object of a few "
+                          "fields")) from None
+    except ValueError:
+        raise PlayError(unreadable) from None
+
+
+def _step_of(value: Any) -> int:
+    """The answered step: a whole number (the state's ``step``); anything else is named as
+    a bad field, not taken for a stale step."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PlayError(_("\"step\" must be a whole number, the state's \"step\" (like 12), "
+                          "not %(value)s") % {"value": json.dumps(value)[:20]})
+    return value
 
 
 @require_POST

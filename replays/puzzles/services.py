@@ -54,6 +54,17 @@ def puzzle_day(moment: dt.datetime | None = None) -> dt.date:
     return timezone.localtime(moment or timezone.now(), puzzle_zone()).date()
 
 
+def open_puzzles(day: dt.date | None = None) -> QuerySet[Puzzle]:
+    """The shown puzzles a player may open and answer on ``day`` (default today): all of
+    them but a coming day's daily puzzle, which the beat rolls ahead (a staff pin too) and
+    which nobody may see or answer before the calendar reaches it. One that was a daily
+    puzzle before stays open."""
+    today = day or puzzle_day()
+    coming = DailyPuzzle.objects.filter(day__gt=today).values("puzzle_id")
+    released = DailyPuzzle.objects.filter(day__lte=today).values("puzzle_id")
+    return shown_puzzles().exclude(Q(pk__in=coming) & ~Q(pk__in=released))
+
+
 def day_difficulty(day: dt.date) -> int:
     """Easy on Monday and Tuesday, medium Wednesday and Thursday, hard Friday to Sunday."""
     return (1, 1, 2, 2, 3, 3, 3)[day.weekday()]

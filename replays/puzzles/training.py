@@ -23,7 +23,7 @@ from games import rating as glicko
 from games.puzzles import PuzzleError
 from games.registry import NAMES
 from games.themes import BY_KEY
-from replays.models import Attempt, Puzzle, TrainingRun, shown_puzzles
+from replays.models import Attempt, Puzzle, TrainingRun
 from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles
 
@@ -43,6 +43,11 @@ class TrainingError(ValueError):
 
 class RunOver(TrainingError):
     """An answer to a run that has finished (its streak ended or its time is up)."""
+
+
+class StaleAnswer(TrainingError):
+    """An answer to a puzzle the run no longer shows (a second submit of one form, an old
+    tab): refused, nothing counted."""
 
 
 def clean_variant(value: str) -> str:
@@ -88,7 +93,8 @@ def with_theme(puzzles_: QuerySet[Puzzle], theme: str) -> QuerySet[Puzzle]:
 
 def _unanswered(request: HttpRequest, variant: str, theme: str,
                 kind: str = "") -> QuerySet[Puzzle]:
-    pool = shown_puzzles().exclude(pk__in=puzzles.attempts_of(request).values("puzzle_id"))
+    pool = puzzles.open_puzzles().exclude(
+        pk__in=puzzles.attempts_of(request).values("puzzle_id"))
     if variant:
         pool = pool.filter(variant=variant)
     if kind:
@@ -109,7 +115,7 @@ def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
     if near:
         return secrets.choice(near)
     made = _generated(variant, theme, aim, kind)
-    if made is not None and not puzzles.attempts_of(request).filter(puzzle=made).exists():
+    if made is not None and pool.filter(pk=made.pk).exists():  # unanswered, and open now
         return made
     farther = pool.order_by("distance", "id").first()
     if farther is None:
@@ -202,14 +208,31 @@ class Step:
     over: bool
 
 
-def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any,
-                  bonus: str) -> Step:
+def run_step(run: TrainingRun) -> int:
+    """How many answers the run has counted: the step its form answers."""
+    return run.solved + run.missed
+
+
+def check_answers_current(run: TrainingRun, shown: str, step: int) -> None:
+    """:class:`StaleAnswer` unless the answer is for the run's current puzzle and step."""
+    current = run.current.public_id if run.current is not None else None
+    if current != shown or run_step(run) != step:
+        raise StaleAnswer(f"run {run.public_id} is at step {run_step(run)}, puzzle "
+                          f"{current}; the answer was for step {step}, {shown}")
+
+
+def answer_in_run(request: HttpRequest, run: TrainingRun, picked: Any, bonus: str,
+                  shown: str, step: int) -> Step:
     """Mark the run's current puzzle, count it, and serve the next (or end the run: a
-    streak at its first miss). Refused once the run is over, a timed one by the clock."""
+    streak at its first miss). The answer names the puzzle the page ``shown`` and the run's
+    ``step`` it answers: under the run's lock, anything else is :class:`StaleAnswer` (so
+    concurrent submits of one form count once). Refused once the run is over, a timed one
+    by the clock."""
     with transaction.atomic():
         locked = TrainingRun.objects.select_for_update().get(pk=run.pk)
         if finish_if_due(locked) or locked.current is None:
             raise RunOver(f"run {run.public_id} is over")
+        check_answers_current(locked, shown, step)
         puzzle = locked.current
         result = puzzles.answer(request, puzzle, picked, bonus, mode=locked.mode, run=locked)
         if result.verdict.solved:
@@ -248,9 +271,10 @@ def best_runs(request: HttpRequest, mode: str) -> int:
 
 
 def missed(request: HttpRequest) -> QuerySet[Attempt]:
-    """The player's first answers that missed and that they haven't solved again since."""
+    """The player's first answers that missed and that they haven't solved again since, of
+    puzzles still on the site."""
     return puzzles.attempts_of(request).filter(solved=False, retried_at__isnull=True,
-                                               puzzle__in=shown_puzzles())
+                                               puzzle__in=puzzles.open_puzzles())
 
 
 def retry(request: HttpRequest, attempt: Attempt, picked: Any, bonus: str) -> Any:
@@ -264,17 +288,19 @@ def retry(request: HttpRequest, attempt: Attempt, picked: Any, bonus: str) -> An
 
 
 def missed_attempt(request: HttpRequest, public_id: str) -> Attempt:
-    found = missed(request).select_related("puzzle").filter(
-        puzzle__public_id=public_id).first() or puzzles.attempts_of(request).select_related(
-        "puzzle").filter(puzzle__public_id=public_id, solved=False).first()
+    """The player's missed first answer of a puzzle, solved again since or not (the page
+    stays for practice), while the puzzle is on the site: a taken-down one is a 404."""
+    found = puzzles.attempts_of(request).select_related("puzzle").filter(
+        puzzle__public_id=public_id, solved=False,
+        puzzle__in=puzzles.open_puzzles()).first()
     if found is None:
         raise Http404("Not a puzzle you missed")
     return found
 
 
 def theme_counts(variant: str, kind: str = "") -> dict[str, int]:
-    """How many shown puzzles carry each theme (of a variant and kind, when given)."""
-    shown = shown_puzzles()
+    """How many open puzzles carry each theme (of a variant and kind, when given)."""
+    shown = puzzles.open_puzzles()
     if variant:
         shown = shown.filter(variant=variant)
     if kind:

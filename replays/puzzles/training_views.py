@@ -133,8 +133,10 @@ def run_answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         limits.check_visitor(request, "puzzle-answer")
         if run.current is None:
             raise training.RunOver(f"run {run.public_id} is over")
+        shown, at = _answered(request)
+        training.check_answers_current(run, shown, at)  # before reading a pick of its kind
         picked, bonus = read_answer(request, run.current)
-        step = training.answer_in_run(request, run, picked, bonus)
+        step = training.answer_in_run(request, run, picked, bonus, shown, at)
     except limits.RateLimited as refusal:
         return _run_page(request, run, None, error=str(refusal), status=429)
     except BadPick as problem:
@@ -143,9 +145,24 @@ def run_answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         run.refresh_from_db()
         return _run_page(request, run, None, error=_(
             "This run is over: answers after its end don't count."), status=409)
+    except training.StaleAnswer:
+        run.refresh_from_db()
+        return _run_page(request, run, None, error=_(
+            "That answer was for a puzzle this run has already moved past, so it was not "
+            "counted. Here is the run's current puzzle."), status=409)
     if not wants_fragment(request):
         return redirect("training_run", run.public_id)
     return _run_page(request, run, step)
+
+
+def _answered(request: HtmxHttpRequest) -> tuple[str, int]:
+    """The puzzle and run step a run's answer form says it answers (its hidden ``puzzle``
+    and ``step`` fields); :class:`BadPick` when they are missing or unreadable."""
+    shown, step = request.POST.get("puzzle", ""), request.POST.get("step", "")
+    if not shown or not (step.isascii() and step.isdigit()):
+        raise BadPick(_("The answer must name the puzzle and the step of the run it answers "
+                        "(the form's puzzle and step fields): reload the page."))
+    return shown[:32], int(step[:9])
 
 
 def _run_page(request: HtmxHttpRequest, run: TrainingRun, step: training.Step | None,
@@ -163,7 +180,10 @@ def _run_page(request: HtmxHttpRequest, run: TrainingRun, step: training.Step | 
                         "credit": _credit(request, last.puzzle)})
     if run.current is not None:
         context.update({"puzzle": run.current, "setup": setup_for(run.current),
-                        "current_credit": _credit(request, run.current)})
+                        "current_credit": _credit(request, run.current),
+                        # the answer names what it answers: a stale one is refused (409)
+                        "form_hidden": [("puzzle", run.current.public_id),
+                                        ("step", training.run_step(run))]})
     template = "puzzles/training_run.html"
     if wants_fragment(request) and request.method == "POST":
         template += "#run"

@@ -51,7 +51,8 @@ def daily(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def puzzle(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    found = get_object_or_404(shown_puzzles().select_related("match"), public_id=public_id)
+    found = get_object_or_404(puzzles.open_puzzles().select_related("match"),
+                              public_id=public_id)
     return _puzzle_page(request, found, daily_day=_daily_day_of(found))
 
 
@@ -94,7 +95,7 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
 @vary_on_headers("HX-Request")
 def answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Mark the picked tiles (checkboxes ``tile`` and/or ``notation`` text) and the bonus."""
-    found = get_object_or_404(shown_puzzles(), public_id=public_id)
+    found = get_object_or_404(puzzles.open_puzzles(), public_id=public_id)
     daily_day = _daily_day_of(found)
     try:
         limits.check_visitor(request, "puzzle-answer")

@@ -6,9 +6,10 @@ function tileButtons() {
   return Array.from(document.querySelectorAll(".play-hand button.tile-button"));
 }
 
+// `root` is the swapped table, or the document on a full page load (which has no closest()).
 function revealMoves(root) {
   const list = root.querySelector(".play-moves");
-  const table = root.closest("#play-table") || root.querySelector("#play-table");
+  const table = root.id === "play-table" ? root : root.querySelector("#play-table");
   if (!list || !table) return;
   const speed = Number(table.dataset.speed || 0);
   const items = Array.from(list.children);
