@@ -149,6 +149,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Fail fast when the database is unreachable (/healthz answers within seconds).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # `make run`: the in-process analysis thread writes beside the requests (replays/inprocess.py)
+    # and SQLite has one writer. A transaction takes the write lock when it begins, and a
+    # writer waits up to 20 s for it, instead of failing with "database is locked" when a
+    # read turns into a write; WAL lets pages read while the analysis writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;"})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -250,9 +258,13 @@ CONTENT_SECURITY_POLICY = env_str(
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 
-# Celery (docs/deploy.md). No broker: tasks run in-process when queued.
+# Celery (docs/deploy.md). No broker: tasks run in-process when queued; in a web process
+# beside the request, in IN_PROCESS_THREADS threads with at most IN_PROCESS_QUEUE tasks
+# waiting (replays/inprocess.py; 0 threads: inside the request).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
+IN_PROCESS_THREADS = env_int("IN_PROCESS_THREADS", 1)
+IN_PROCESS_QUEUE = env_int("IN_PROCESS_QUEUE", 100)
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

@@ -32,6 +32,7 @@ from django.utils import timezone
 from games.analysis import ENGINE_VERSION, analyze_hand
 from games.table import TABLES
 from replays.annotation.services import store_steps
+from replays.inprocess import sends_in_turn
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
 from replays.operations import health
@@ -65,11 +66,10 @@ def queue_match(match_id: int) -> bool:
 
 
 def window(hand_count: int) -> int:
-    """How many of a match's hands may wait on the broker at once. In-process (no broker)
-    every hand runs as it is queued, so all of them are (a chain would recurse)."""
-    from mahjong_site.celery import app
-
-    if app.conf.task_always_eager:
+    """How many of a match's hands may wait on the broker (or the web process's pool) at
+    once. Where tasks run as they are queued (commands, tests) all of them are: there a
+    chain of hands would recurse."""
+    if not sends_in_turn():
         return hand_count
     return max(1, settings.ANNOTATION_WINDOW)
 
