@@ -291,6 +291,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
 # The queue tasks are sent to, workers' own sends included: a hand that finishes sends its
 # match's next hand (fairness), so a worker on another queue must be told its name.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
+# Beat's periodic tasks have a queue of their own (a worker for it: docs/deploy.md), so they
+# never wait behind a backlog of analysis (issue 24): every CELERY_BEAT_SCHEDULE entry
+# names it in its options.
+CELERY_MAINTENANCE_QUEUE = env_str("CELERY_MAINTENANCE_QUEUE", "maintenance")
 # Fair annotation: hands of one match on the broker at once (replays/annotation/tasks.py).
 ANNOTATION_WINDOW = env_int("ANNOTATION_WINDOW", 4)
 
@@ -308,25 +312,25 @@ CELERY_BEAT_SCHEDULE = {
     "roll-daily-puzzles": {
         "task": "replays.tasks.roll_daily_puzzles",
         "schedule": 60.0 * BEAT_ROLL_PUZZLES_MINUTES,
-        "options": {"expires": 60.0 * BEAT_ROLL_PUZZLES_MINUTES},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_ROLL_PUZZLES_MINUTES},
     },
     # Matches stored while the broker was down are queued once it is back.
     "send-waiting-annotations": {
         "task": "replays.tasks.send_waiting",
         "schedule": float(BEAT_SEND_WAITING_SECONDS),
-        "options": {"expires": float(BEAT_SEND_WAITING_SECONDS)},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": float(BEAT_SEND_WAITING_SECONDS)},
     },
     # Hands of matches waiting longer than ANNOTATION_STUCK_MINUTES go back on the queue.
     "requeue-stuck-annotations": {
         "task": "replays.tasks.requeue_stuck",
         "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
-        "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
     },
     # Values tasks of matches waiting longer than VALUES_STUCK_MINUTES go back on the queue.
     "requeue-stuck-values": {
         "task": "replays.tasks.requeue_stuck_values",
         "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
-        "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
     },
 }
 
@@ -339,9 +343,13 @@ LOGGING = {
 }
 
 # The values pass (issue 17, docs/analysis.md): queued when a match's annotation is done,
-# for the uploader's seat (every seat when it isn't known). VALUES_SOLO_SAMPLES and
-# VALUES_TABLE_SAMPLES set the models' sample counts.
+# for the uploader's seat (no seat when it isn't known, until the owner or staff asks), at
+# most VALUES_WINDOW tasks of a match on the broker at once, and only the first
+# VALUES_ANONYMOUS_HANDS hands of a match without an owner unless staff asks (issue 24).
+# VALUES_SOLO_SAMPLES and VALUES_TABLE_SAMPLES set the models' sample counts.
 VALUES_AFTER_ANNOTATION = env_bool("VALUES_AFTER_ANNOTATION", True)
+VALUES_WINDOW = env_int("VALUES_WINDOW", 2)
+VALUES_ANONYMOUS_HANDS = env_int("VALUES_ANONYMOUS_HANDS", 16)
 VALUES_SOLO_SAMPLES = env_int("VALUES_SOLO_SAMPLES", 100)
 VALUES_TABLE_SAMPLES = env_int("VALUES_TABLE_SAMPLES", 16)
 VALUES_SOFT_TIME_LIMIT = env_int("VALUES_SOFT_TIME_LIMIT", 300)
