@@ -175,6 +175,7 @@ class Command(BaseCommand):
                              uploader_seat=0)
         created.append(big.pk)
         during_annotation = self._time_small(small_raws[0], options, created)
+        big.refresh_from_db()
         during_annotation["big_hands_annotated_meanwhile"] = progress(big)[0]
         # The big match's values start once its last hand is annotated.
         self._wait(big, "the big match", time.perf_counter() + max(options["timeout"], 3600))
