@@ -162,9 +162,12 @@ class Pool:
         with self._state:
             self._start_locked()
 
-    def stop(self) -> None:
-        """Let the threads end (at their next look at the queue); what waits is dropped."""
+    def stop(self, wait: float = 0) -> None:
+        """Let the threads end (at their next look at the queue, within ``TICK_SECONDS``),
+        waiting up to ``wait`` seconds for them; what waits in the queue is dropped."""
         self._stopped.set()
+        for worker in self._workers:
+            worker.join(wait)
 
     def _start_locked(self) -> None:
         # Threads don't survive a fork (gunicorn --preload): start those that are missing.

@@ -52,7 +52,7 @@ def beside_requests(transactional_db: None,
     monkeypatch.setattr(inprocess, "_switched_on", True)
     yield pool
     pool.wait_until_idle(120)
-    pool.stop()
+    pool.stop(wait=30)
 
 
 @pytest.fixture
@@ -178,7 +178,7 @@ def test_a_full_queue_refuses_more_and_the_upload_waits_for_room(
     finally:
         gate.open()
         pool.wait_until_idle(120)
-        pool.stop()
+        pool.stop(wait=30)
 
 
 def test_the_queue_holds_any_follow_up_of_a_task_of_the_pool(transactional_db: None) -> None:
