@@ -88,6 +88,11 @@ def test_it_answers_an_upload_before_its_analysis_and_then_does_it(
     assert gate.reached.wait(30), "the pool took the match's first hand"
     fragment = client.get(f"/replays/{match.public_id}/progress/").content.decode()
     assert "Annotating 0 of 2 hands" in fragment and 'hx-trigger="every 2s"' in fragment
+    polled = client.get(f"/replays/{match.public_id}/progress/", HTTP_HX_REQUEST="true",
+                        HTTP_HX_CURRENT_URL=f"http://testserver{match.get_absolute_url()}"
+                        "?hand=2&step=5").content.decode()
+    assert f'href="{match.get_absolute_url()}?hand=2&amp;step=5">Refresh' in polled, \
+        "the polled fragment's Refresh link reloads the page, not the fragment"
     page = client.get(match.get_absolute_url()).content.decode()
     assert '<noscript><meta http-equiv="refresh"' in page, "without JavaScript it reloads"
 
