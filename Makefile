@@ -95,8 +95,9 @@ bench-site: install services
 	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
 	$(LOCAL_KEY) $(BIN)/python manage.py bench_annotation
 
-# Fairness (issue 16, docs/analysis.md): a 4-hand upload right after a 500-hand one, one
-# worker; needs Redis (make services) and PostgreSQL (DATABASE_URL).
+# Fairness (issues 16 and 24, docs/analysis.md): 4-hand uploads made beside a 500-hand one,
+# while it is annotated and while it is valued, one worker, values on; needs Redis
+# (make services) and PostgreSQL (DATABASE_URL).
 bench-fair: install services
 	$(LOCAL_KEY) $(BIN)/python manage.py migrate --noinput -v 0
 	$(LOCAL_KEY) CELERY_BROKER_URL=$${CELERY_BROKER_URL:-redis://127.0.0.1:6379/0} \
@@ -128,14 +129,20 @@ messages: install
 	$(LOCAL_KEY) $(BIN)/python manage.py compilemessages $(addprefix -l ,$(MESSAGE_LOCALES)) \
 		--ignore=$(VENV) --ignore=staticfiles
 
-# A Celery worker and the one beat for the whole site, with the environment's settings
-# (CELERY_BROKER_URL, DATABASE_URL, …; see docs/deploy.md).
-.PHONY: worker beat
+# Celery workers and the one beat for the whole site, with the environment's settings
+# (CELERY_BROKER_URL, DATABASE_URL, …; see docs/deploy.md): `worker` analyses (the default
+# queue, CELERY_QUEUE), `worker-maintenance` runs beat's periodic tasks from their own queue
+# (CELERY_MAINTENANCE_QUEUE), one small process that analysis never keeps busy. Run both.
+.PHONY: worker worker-maintenance beat
 WORKER_CONCURRENCY ?= 2
 
 worker: install
 	$(BIN)/celery -A mahjong_site worker --concurrency $(WORKER_CONCURRENCY) \
-		--prefetch-multiplier 1 -Q celery -n annotate@%h -l info
+		--prefetch-multiplier 1 -Q $${CELERY_QUEUE:-celery} -n annotate@%h -l info
+
+worker-maintenance: install
+	$(BIN)/celery -A mahjong_site worker --concurrency 1 --prefetch-multiplier 1 \
+		-Q $${CELERY_MAINTENANCE_QUEUE:-maintenance} -n maintenance@%h -l info
 
 beat: install
 	$(BIN)/celery -A mahjong_site beat -l info --schedule $${BEAT_SCHEDULE_FILE:-celerybeat-schedule}

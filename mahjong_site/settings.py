@@ -151,6 +151,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Fail fast when the database is unreachable (/healthz answers within seconds).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # `make run`: the in-process analysis thread writes beside the requests (replays/inprocess.py)
+    # and SQLite has one writer. A transaction takes the write lock when it begins, and a
+    # writer waits up to 20 s for it, instead of failing with "database is locked" when a
+    # read turns into a write; WAL lets pages read while the analysis writes.
+    DATABASES["default"].setdefault("OPTIONS", {}).update({
+        "transaction_mode": "IMMEDIATE", "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL;"})
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -281,9 +289,13 @@ PERMISSIONS_POLICY = env_str(
     "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
     "microphone=(), payment=(), usb=()")
 
-# Celery (docs/deploy.md). No broker: tasks run in-process when queued.
+# Celery (docs/deploy.md). No broker: tasks run in-process when queued; in a web process
+# beside the request, in IN_PROCESS_THREADS threads with at most IN_PROCESS_QUEUE tasks
+# waiting (replays/inprocess.py; 0 threads: inside the request).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL", "") or "memory://localhost/"
 CELERY_TASK_ALWAYS_EAGER = not os.environ.get("CELERY_BROKER_URL")
+IN_PROCESS_THREADS = env_int("IN_PROCESS_THREADS", 1)
+IN_PROCESS_QUEUE = env_int("IN_PROCESS_QUEUE", 100)
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
@@ -310,6 +322,10 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
 # The queue tasks are sent to, workers' own sends included: a hand that finishes sends its
 # match's next hand (fairness), so a worker on another queue must be told its name.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "celery")
+# Beat's periodic tasks have a queue of their own (a worker for it: docs/deploy.md), so they
+# never wait behind a backlog of analysis (issue 24): every CELERY_BEAT_SCHEDULE entry
+# names it in its options.
+CELERY_MAINTENANCE_QUEUE = env_str("CELERY_MAINTENANCE_QUEUE", "maintenance")
 # Fair annotation: hands of one match on the broker at once (replays/annotation/tasks.py).
 ANNOTATION_WINDOW = env_int("ANNOTATION_WINDOW", 4)
 
@@ -327,25 +343,25 @@ CELERY_BEAT_SCHEDULE = {
     "roll-daily-puzzles": {
         "task": "replays.tasks.roll_daily_puzzles",
         "schedule": 60.0 * BEAT_ROLL_PUZZLES_MINUTES,
-        "options": {"expires": 60.0 * BEAT_ROLL_PUZZLES_MINUTES},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_ROLL_PUZZLES_MINUTES},
     },
     # Matches stored while the broker was down are queued once it is back.
     "send-waiting-annotations": {
         "task": "replays.tasks.send_waiting",
         "schedule": float(BEAT_SEND_WAITING_SECONDS),
-        "options": {"expires": float(BEAT_SEND_WAITING_SECONDS)},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": float(BEAT_SEND_WAITING_SECONDS)},
     },
     # Hands of matches waiting longer than ANNOTATION_STUCK_MINUTES go back on the queue.
     "requeue-stuck-annotations": {
         "task": "replays.tasks.requeue_stuck",
         "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
-        "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
     },
     # Values tasks of matches waiting longer than VALUES_STUCK_MINUTES go back on the queue.
     "requeue-stuck-values": {
         "task": "replays.tasks.requeue_stuck_values",
         "schedule": 60.0 * BEAT_REQUEUE_STUCK_MINUTES,
-        "options": {"expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
     },
 }
 
@@ -358,9 +374,13 @@ LOGGING = {
 }
 
 # The values pass (issue 17, docs/analysis.md): queued when a match's annotation is done,
-# for the uploader's seat (every seat when it isn't known). VALUES_SOLO_SAMPLES and
-# VALUES_TABLE_SAMPLES set the models' sample counts.
+# for the uploader's seat (no seat when it isn't known, until the owner or staff asks), at
+# most VALUES_WINDOW tasks of a match on the broker at once, and only the first
+# VALUES_ANONYMOUS_HANDS hands of a match without an owner unless staff asks (issue 24).
+# VALUES_SOLO_SAMPLES and VALUES_TABLE_SAMPLES set the models' sample counts.
 VALUES_AFTER_ANNOTATION = env_bool("VALUES_AFTER_ANNOTATION", True)
+VALUES_WINDOW = env_int("VALUES_WINDOW", 2)
+VALUES_ANONYMOUS_HANDS = env_int("VALUES_ANONYMOUS_HANDS", 16)
 VALUES_SOLO_SAMPLES = env_int("VALUES_SOLO_SAMPLES", 100)
 VALUES_TABLE_SAMPLES = env_int("VALUES_TABLE_SAMPLES", 16)
 VALUES_SOFT_TIME_LIMIT = env_int("VALUES_SOFT_TIME_LIMIT", 300)

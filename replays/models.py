@@ -83,7 +83,16 @@ class Match(models.Model):
                                      default="", help_text="Empty: never valued")
     values_seats = models.JSONField(default=list, blank=True,
                                     help_text="The seats the current values run prices")
-    values_run = models.PositiveIntegerField(default=0)
+    values_run = models.PositiveIntegerField(
+        default=0, help_text="Counts the requests that added to the values (a new one changes "
+                             "what the viewer keeps of them)")
+    values_hands = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Only the first this many hands are valued (a match "
+                                         "without an owner, unless staff asks); empty: every "
+                                         "hand")
+    values_sent = models.PositiveIntegerField(
+        default=0, help_text="The last (hand, seat) of the values sent to the workers, as hand "
+                             "number × 4 + seat (sent a few at a time, as hands are)")
     values_error = models.TextField(blank=True)
     values_queued_at = models.DateTimeField(
         null=True, blank=True,

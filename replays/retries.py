@@ -11,13 +11,14 @@ import datetime as dt
 import logging
 from typing import Any
 
-from celery import Task
 from celery.exceptions import Retry
+
+from replays.inprocess import SiteTask
 
 MAX_RETRIES = 3
 
 
-class RetriedWithBackoff(Task[..., None]):
+class RetriedWithBackoff(SiteTask):
     """Retried on any exception, after 1, 2, 4 s (no jitter: the waits are documented)."""
 
     autoretry_for = (Exception,)

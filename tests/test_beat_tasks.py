@@ -105,17 +105,32 @@ def test_the_beat_schedule_names_real_tasks(settings: Any) -> None:
     assert tasks.requeue_stuck.soft_time_limit == settings.CELERY_TASK_SOFT_TIME_LIMIT
 
 
+def test_every_beat_task_goes_to_the_maintenance_queue(settings: Any) -> None:
+    """Issue 24: beat's messages expired unread behind a backlog of analysis. Each periodic
+    task, this one and any added later, is sent to a queue of its own."""
+    from mahjong_site.celery import app
+
+    maintenance = settings.CELERY_MAINTENANCE_QUEUE
+    assert maintenance and maintenance != app.conf.task_default_queue
+    app.loader.import_default_modules()
+    for name, entry in app.conf.beat_schedule.items():
+        assert entry["options"]["queue"] == maintenance, name
+        route = app.amqp.router.route(dict(entry["options"]), entry["task"])
+        assert route["queue"].name == maintenance, name
+
+
 def test_the_schedule_follows_the_environment() -> None:
     script = ("import django; django.setup(); from mahjong_site.celery import app; "
               "s = app.conf.beat_schedule; from django.conf import settings as x; "
               "print(s['roll-daily-puzzles']['schedule'], "
-              "s['requeue-stuck-annotations']['schedule'], x.ANNOTATION_STUCK_MINUTES)")
+              "s['requeue-stuck-annotations']['schedule'], x.ANNOTATION_STUCK_MINUTES, "
+              "s['send-waiting-annotations']['options']['queue'])")
     environment = {**os.environ, "DJANGO_SETTINGS_MODULE": "mahjong_site.settings",
                    "BEAT_ROLL_PUZZLES_MINUTES": "30", "BEAT_REQUEUE_STUCK_MINUTES": "2",
-                   "ANNOTATION_STUCK_MINUTES": "40"}
+                   "ANNOTATION_STUCK_MINUTES": "40", "CELERY_MAINTENANCE_QUEUE": "upkeep"}
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment,
                             capture_output=True, text=True, timeout=60, check=True)
-    assert result.stdout.split() == ["1800.0", "120.0", "40"]
+    assert result.stdout.split() == ["1800.0", "120.0", "40", "upkeep"]
 
 
 def test_the_deployment_guide_documents_every_environment_variable() -> None:
@@ -365,3 +380,77 @@ def test_a_worker_records_when_it_starts_beats_and_stops(
             worker.wait(timeout=30)
         for key in redis_client.scan_iter(match=f"*{queue}*"):
             redis_client.delete(key)
+
+
+def _start(command: list[str], log: Path, **env: str) -> subprocess.Popen[bytes]:
+    """A Celery process (worker or beat) of its own session, its output in ``log``."""
+    environment = {**os.environ, "CELERY_BROKER_URL": REDIS_URL, "DATABASE_URL": _database_url(),
+                   "DJANGO_SETTINGS_MODULE": "mahjong_site.settings", "PYTHONUNBUFFERED": "1",
+                   **env}
+    with open(log, "wb") as output:
+        return subprocess.Popen([sys.executable, "-m", "celery", "-A", "mahjong_site", *command],
+                                cwd=ROOT, env=environment, stdout=output,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=30)
+
+
+def test_matches_stored_during_an_outage_are_sent_within_a_minute_behind_a_backlog(
+        transactional_db: None, redis_client: Any, tmp_path: Path) -> None:
+    """Issue 24: beat's ``send_waiting`` went to the analysis queue and expired unread
+    behind its backlog. Here the analysis queue holds 300 messages no worker gets to (every
+    one is busy); beat, sending every 2 s, and the maintenance worker the deployment guide
+    runs (``make worker-maintenance``) queue the match stored during the outage within the
+    minute all the same."""
+    if connection.vendor != "postgresql":
+        pytest.skip("a worker process cannot share an SQLite test database")
+    from mahjong_site.celery import app
+
+    from .conftest import configured_broker, remove_queue_keys
+
+    token = f"outagetest-{uuid.uuid4().hex[:12]}"
+    analysis, maintenance = f"{token}-analysis", f"{token}-maintenance"
+    match = store(43, hands=2)  # stored while the broker was down: queued, never sent
+    assert (match.annotation_status, match.annotation_queued_at) == ("queued", None)
+    processes: list[subprocess.Popen[bytes]] = []
+    logs = [tmp_path / "maintenance-worker.log", tmp_path / "beat.log"]
+
+    def tails() -> str:
+        return "\n".join(f"--- {log.name} ---\n{log.read_text(errors='replace')[-3000:]}"
+                         for log in logs if log.exists())
+
+    try:
+        with configured_broker(REDIS_URL):
+            forget_connections(app)
+            for _ in range(300):  # hands of other matches, waiting their turn
+                app.send_task("replays.tasks.annotate_hand", args=[10 ** 9], queue=analysis)
+        forget_connections(app)
+        env = {"CELERY_QUEUE": analysis, "CELERY_MAINTENANCE_QUEUE": maintenance,
+               "BEAT_SEND_WAITING_SECONDS": "2"}
+        processes.append(_start(
+            ["worker", "--pool=solo", "--concurrency=1", "--prefetch-multiplier=1",
+             "-Q", maintenance, "-n", f"{maintenance}@test", "--without-mingle",
+             "--without-gossip", "-l", "info"], logs[0], **env))
+        processes.append(_start(
+            ["beat", "-l", "info", "--schedule", str(tmp_path / "beat-schedule")], logs[1],
+            **env))
+
+        def sent() -> bool:
+            for process in processes:
+                if process.poll() is not None:
+                    pytest.fail(f"a Celery process exited with {process.returncode}\n{tails()}")
+            return Match.objects.get(pk=match.pk).annotation_queued_at is not None
+
+        wait_for(sent, 60, "the match stored during the outage to be queued", tails)
+        assert redis_client.llen(analysis) == 300 + 2, "its hands wait behind the backlog"
+    finally:
+        for process in processes:
+            _stop(process)
+        forget_connections(app)
+        remove_queue_keys(redis_client, token)

@@ -10,7 +10,8 @@ one, so a match never has more than that many hands on the broker: a 4-hand uplo
 right after a 500-hand one waits for a few hands, not 500 (``manage.py bench_fairness``).
 A broker outage loses nothing: the match is stored and marked waiting (no queued time),
 and beat's ``send_waiting`` queues it within ``BEAT_SEND_WAITING_SECONDS`` of the broker's
-return.
+return — beat's tasks have a queue of their own (``CELERY_MAINTENANCE_QUEUE``), so a
+backlog of analysis doesn't hold them (issue 24).
 
 The task names are the ones they had before the site was split into parts
 (``replays.tasks.…``): queued messages, the beat schedule and task routes keep working.
@@ -32,6 +33,7 @@ from django.utils import timezone
 from games.analysis import ENGINE_VERSION, analyze_hand
 from games.table import TABLES
 from replays.annotation.services import store_steps
+from replays.inprocess import sends_in_turn
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
 from replays.operations import health
@@ -65,11 +67,10 @@ def queue_match(match_id: int) -> bool:
 
 
 def window(hand_count: int) -> int:
-    """How many of a match's hands may wait on the broker at once. In-process (no broker)
-    every hand runs as it is queued, so all of them are (a chain would recurse)."""
-    from mahjong_site.celery import app
-
-    if app.conf.task_always_eager:
+    """How many of a match's hands may wait on the broker (or the web process's pool) at
+    once. Where tasks run as they are queued (commands, tests) all of them are: there a
+    chain of hands would recurse."""
+    if not sends_in_turn():
         return hand_count
     return max(1, settings.ANNOTATION_WINDOW)
 
@@ -253,9 +254,13 @@ SEND_WAITING_BATCH = 200  # matches sent per run of send_waiting
 
 @shared_task(name="replays.tasks.send_waiting", acks_late=True, ignore_result=True)
 def send_waiting() -> int:
-    """Queue the matches stored while the broker was down (queued, never sent); returns how
-    many were sent. Beat sends this every ``BEAT_SEND_WAITING_SECONDS``: its own message
-    reaches a worker once the broker is back, so they are queued within that time."""
+    """Queue the matches stored while the broker was down (queued, never sent), and the
+    values the broker refused; returns how many matches were sent. Beat sends this every
+    ``BEAT_SEND_WAITING_SECONDS`` on the maintenance queue, which analysis never fills: its
+    message reaches a worker within that time of the broker's return however many hands
+    wait on the analysis queue (issue 24)."""
+    from replays.annotation.values import send_waiting_values, waiting_values
+
     waiting = list(Match.objects.filter(
         annotation_status=Match.Status.QUEUED, annotation_queued_at__isnull=True)
         .order_by("uploaded_at", "pk").values_list("pk", flat=True)[:SEND_WAITING_BATCH])
@@ -263,7 +268,13 @@ def send_waiting() -> int:
     if waiting:
         log.warning("send_waiting: %d of %d matches that waited for the broker sent", sent,
                     len(waiting))
-    return sent
+    valuing = list(waiting_values().order_by("uploaded_at", "pk").values_list(
+        "pk", flat=True)[:SEND_WAITING_BATCH])
+    valued = sum(send_waiting_values(match_id) > 0 for match_id in valuing)
+    if valuing:
+        log.warning("send_waiting: the values of %d of %d matches that waited for the broker "
+                    "sent", valued, len(valuing))
+    return sent + valued
 
 
 # The values pass's task lives beside its services; importing it here registers it with the

@@ -1,15 +1,24 @@
 """The second pass (issue 17): what each choice was worth, on the workers (docs/analysis.md).
 
-After a match's annotation is done, :func:`queue_values` sends one task per hand and seat
-(:func:`value_hand`, taking primary keys). A task is idempotent — one
+After a match's annotation is done, :func:`queue_values` values its hands: one task per hand
+and seat (:func:`value_hand`, taking primary keys). A task is idempotent — one
 :class:`~replays.models.HandValues` row per hand, seat, engine version and value-model
 version, replaced in one transaction — acknowledged late, retried with backoff and limited
 in time. Each finished task counts the match's rows under the match's lock (the counter of
 a fan-out): the one that completes the set marks the match's values done.
 
-Whose values: the uploader's seat when the upload said it (``Match.uploader_seat``),
-otherwise every seat; all seats on request (the owner's or staff's button); a played
-match's caller names the player's seat (``queue_values(match_id, [seat])``).
+Fairness (issue 24): a values task costs seconds, so a match's tasks are not all sent at
+once (a 500-hand upload once queued 2,000 of them, two hours of a worker, ahead of
+everyone). As the annotation's hands are, the first ``VALUES_WINDOW`` go to the broker and
+each finished task sends the match's next one (``Match.values_sent``), so a match never has
+more than that many on the broker; ``requeue_stuck_values`` and a request for more seats
+keep to the window.
+
+Whose values: the uploader's seat when the upload said it (``Match.uploader_seat``; a
+played match's is the player's), otherwise none until the owner or staff asks (their
+button names a seat or every seat). A match without an owner (an anonymous upload) gets its
+first ``VALUES_ANONYMOUS_HANDS`` hands valued by default (``Match.values_hands``); a request
+values every hand.
 """
 
 from __future__ import annotations
@@ -17,12 +26,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -30,17 +39,20 @@ from games.analysis import ENGINE_VERSION
 from games.table import TABLES
 from games.value_pass import VALUE_MODEL_VERSION
 from games.value_pass import value_hand as price_hand
+from replays.inprocess import sends_in_turn
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, HandValues, Match
 from replays.retries import FailsItsMatch
 
 log = logging.getLogger(__name__)
 SEATS = (0, 1, 2, 3)
+WAITING = (Match.Status.QUEUED, Match.Status.RUNNING)
 
 
 def default_seats(match: Match) -> list[int]:
-    """The uploader's seat when known, else every seat."""
-    return [match.uploader_seat] if match.uploader_seat is not None else list(SEATS)
+    """The uploader's seat when known; else none (a seat's values cost about what
+    annotating the match does many times over: the owner or staff asks for them)."""
+    return [match.uploader_seat] if match.uploader_seat is not None else []
 
 
 def current_values(match: Match) -> Any:
@@ -49,42 +61,144 @@ def current_values(match: Match) -> Any:
                                      value_version=VALUE_MODEL_VERSION)
 
 
+def valued_hands(match: Match) -> int:
+    """How many hands (the first ones) the match's values cover."""
+    if match.values_hands is None:
+        return match.hand_count
+    return min(match.hand_count, match.values_hands)
+
+
+def position(number: int, seat: int) -> int:
+    """Where the (hand, seat) task comes in a match's values: by hand, then seat
+    (``Match.values_sent`` is the last one sent)."""
+    return number * len(SEATS) + seat
+
+
+class Pending(NamedTuple):
+    hand_id: int
+    seat: int
+    position: int
+
+
+# What queueing and counting read of a match.
+VALUES_FIELDS = ("pk", "owner", "uploader_seat", "hand_count", "values_status",
+                 "values_seats", "values_hands", "values_sent", "values_run",
+                 "values_queued_at")
+
+
 def queue_values(match_id: int, seats: Iterable[int] | None = None) -> int:
-    """Value the match's hands for ``seats`` (None: the default seats), adding to the seats
-    valued before; returns how many tasks were sent (rows that exist are kept)."""
-    match = Match.objects.filter(pk=match_id).only("pk", "uploader_seat", "values_seats",
-                                                   "hand_count").first()
-    if match is None:
-        return 0
-    wanted = sorted({*match.values_seats, *(default_seats(match) if seats is None else seats)})
-    if any(seat not in SEATS for seat in wanted):
-        raise ValueError(f"seats must be 0 to 3, not {wanted} (C-2)")
-    have = set(current_values(match).values_list("hand_id", "seat"))
-    hands = list(Hand.objects.filter(match_id=match_id).order_by("number").values_list(
-        "pk", flat=True))
-    missing = [(hand, seat) for hand in hands for seat in wanted if (hand, seat) not in have]
-    status = Match.Status.QUEUED if missing else Match.Status.DONE
-    Match.objects.filter(pk=match_id).update(values_seats=wanted, values_status=status,
-                                             values_error="", values_queued_at=timezone.now())
-    for hand_id, seat in missing:
-        value_hand.delay(hand_id, seat)
-    return len(missing)
+    """Value the match's hands for ``seats``, adding to the seats valued before; returns how
+    many tasks were sent now (rows that exist are kept).
+
+    ``seats`` None: the default seats (:func:`default_seats`), and for a match without an
+    owner its first ``VALUES_ANONYMOUS_HANDS`` hands only; seats named (the owner's, staff's
+    or a player's request): every hand. The first ``VALUES_WINDOW`` missing rows are sent,
+    and each finished task sends the next. While a run is under way nothing more is sent:
+    its tasks send the added rows in turn (a second request never doubles the window).
+    """
+    in_turn = sends_in_turn()
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).only(
+            *VALUES_FIELDS).first()
+        if match is None:
+            return 0
+        wanted = sorted({*match.values_seats,
+                         *(default_seats(match) if seats is None else seats)})
+        if any(seat not in SEATS for seat in wanted):
+            raise ValueError(f"seats must be 0 to 3, not {wanted} (C-2)")
+        if not wanted:
+            return 0  # nobody said which seat: nothing to value until someone asks
+        match.values_hands = _hands_to_value(match, asked=seats is not None)
+        match.values_seats = wanted
+        missing = missing_values(match)
+        under_way = (in_turn and bool(missing) and match.values_status in WAITING
+                     and match.values_queued_at is not None)
+        changes: dict[str, Any] = {"values_seats": wanted, "values_hands": match.values_hands,
+                                   "values_error": "", "values_run": F("values_run") + 1}
+        if under_way:
+            first: list[Pending] = []
+            changes["values_sent"] = min(match.values_sent, missing[0].position - 1)
+        else:
+            first = missing[:values_window(len(missing))]
+            changes.update(values_status=Match.Status.QUEUED if missing else Match.Status.DONE,
+                           values_queued_at=timezone.now(),
+                           values_sent=first[-1].position if first else 0)
+        Match.objects.filter(pk=match_id).update(**changes)
+    return send_values(match_id, first)
 
 
-def missing_values(match_id: int, seats: Iterable[int]) -> list[tuple[int, int]]:
-    """The (hand, seat) pairs of the match without a values row by the current engine
-    and value model, in hand order."""
-    match = Match.objects.only("pk").get(pk=match_id)
-    have = set(current_values(match).values_list("hand_id", "seat"))
-    hands = Hand.objects.filter(match_id=match_id).order_by("number").values_list(
-        "pk", flat=True)
-    return [(hand, seat) for hand in hands for seat in sorted(seats)
-            if (hand, seat) not in have]
+def _hands_to_value(match: Match, asked: bool) -> int | None:
+    """Every hand (None) when asked or when the match has an owner; a match without one,
+    its first ``VALUES_ANONYMOUS_HANDS`` unless it was valued whole before."""
+    if asked or match.owner_id is not None:
+        return None
+    if match.values_status:  # valued before: as far as it was then
+        return match.values_hands
+    return max(0, settings.VALUES_ANONYMOUS_HANDS)
+
+
+def values_window(missing: int) -> int:
+    """How many of a match's values tasks may wait on the broker (or the pool) at once;
+    where tasks run as they are queued, all of them (a chain would recurse)."""
+    if not sends_in_turn():
+        return missing
+    return max(1, settings.VALUES_WINDOW)
+
+
+def send_values(match_id: int, pending: Iterable[Pending]) -> int:
+    """Send the tasks; when the broker (or the in-process queue) refuses them, the match
+    waits with no queued time, and ``send_waiting`` sends them again once it is back."""
+    sent = 0
+    try:
+        for row in pending:
+            value_hand.delay(row.hand_id, row.seat)
+            sent += 1
+    except Exception as error:  # noqa: BLE001 - any broker failure: retried by beat
+        log.warning("values of match %s wait for the broker: %s: %s", match_id,
+                    type(error).__name__, error)
+        Match.objects.filter(pk=match_id).update(values_queued_at=None)
+    return sent
+
+
+def missing_values(match: Match, after: int = 0) -> list[Pending]:
+    """The (hand, seat) rows of the match's values (its ``values_seats`` and valued hands)
+    without a row by the current engine and value model, in order, after ``after``."""
+    first_hand = after // len(SEATS)
+    hands = Hand.objects.filter(match_id=match.pk, number__gte=first_hand,
+                                number__lte=valued_hands(match)).order_by(
+        "number").values_list("pk", "number")
+    have = set(current_values(match).filter(hand__number__gte=first_hand).values_list(
+        "hand_id", "seat"))
+    seats = sorted(match.values_seats)
+    return [Pending(hand, seat, position(number, seat)) for hand, number in hands
+            for seat in seats
+            if position(number, seat) > after and (hand, seat) not in have]
+
+
+def waiting_values() -> Any:
+    """Matches whose values were refused by the broker: waiting, with no queued time."""
+    return Match.objects.filter(values_status__in=WAITING, values_queued_at__isnull=True)
+
+
+def send_waiting_values(match_id: int) -> int:
+    """Send again the first window of a match whose values waited for the broker."""
+    with transaction.atomic():
+        match = waiting_values().select_for_update(skip_locked=True).filter(
+            pk=match_id).only(*VALUES_FIELDS).first()
+        if match is None:
+            return 0
+        missing = missing_values(match)
+        if not missing:
+            Match.objects.filter(pk=match_id).update(values_status=Match.Status.DONE)
+            return 0
+        first = missing[:values_window(len(missing))]
+        Match.objects.filter(pk=match_id).update(values_queued_at=timezone.now(),
+                                                 values_sent=first[-1].position)
+    return send_values(match_id, first)
 
 
 # -- Celery beat: stuck values (mahjong_site/settings.py CELERY_BEAT_SCHEDULE) ----------------
 
-WAITING = (Match.Status.QUEUED, Match.Status.RUNNING)
 REQUEUE_BATCH = 200  # matches looked at per run of requeue_stuck_values
 
 
@@ -124,32 +238,31 @@ def _requeue_values(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int
     with transaction.atomic():
         # Locked and looked at again: another run (or a worker finishing it) may be first.
         match = _stuck_values(cutoff).select_for_update(skip_locked=True, of=("self",)).filter(
-            pk=match_id).only("pk", "values_seats").first()
+            pk=match_id).only(*VALUES_FIELDS).first()
         if match is None:
             return 0
-        missing = missing_values(match_id, match.values_seats)
+        missing = missing_values(match)
         if not missing:
             Match.objects.filter(pk=match_id).update(values_status=Match.Status.DONE)
             log.warning("requeue_stuck_values: match %s was valued already: marked done",
                         match_id)
             return 0
-        Match.objects.filter(pk=match_id).update(values_queued_at=now)
+        # The first tasks go now, the others follow as they finish (as queue_values does).
+        first = missing[:values_window(len(missing))]
+        Match.objects.filter(pk=match_id).update(values_queued_at=now,
+                                                 values_sent=first[-1].position)
         log.warning("requeue_stuck_values: match %s waited since before %s; %d tasks "
-                    "requeued", match_id, cutoff.isoformat(timespec="seconds"), len(missing))
-
-        def send() -> None:
-            for hand_id, seat in missing:
-                value_hand.delay(hand_id, seat)
-
-        transaction.on_commit(send)
-    return len(missing)
+                    "requeued", match_id, cutoff.isoformat(timespec="seconds"), len(first))
+        transaction.on_commit(lambda: send_values(match_id, first))
+    return len(first)
 
 
 def progress(match: Match) -> tuple[int, int]:
     """(hands valued, hands to value) over the seats asked for: "valuing k of N hands"."""
     seats = match.values_seats or []
-    done = current_values(match).filter(seat__in=seats).count()
-    return done // max(len(seats), 1), match.hand_count
+    done = current_values(match).filter(seat__in=seats,
+                                        hand__number__lte=valued_hands(match)).count()
+    return done // max(len(seats), 1), valued_hands(match)
 
 
 class ValueHand(FailsItsMatch):
@@ -173,7 +286,7 @@ def value_hand(hand_id: int, seat: int) -> None:
     result = compute(match, hand, seat)
     with transaction.atomic():
         locked = Match.objects.select_for_update().filter(pk=match.pk).only(
-            "pk", "values_seats", "hand_count", "values_run").first()
+            *VALUES_FIELDS).first()
         if locked is None:
             return
         HandValues.objects.update_or_create(
@@ -181,14 +294,28 @@ def value_hand(hand_id: int, seat: int) -> None:
             value_version=VALUE_MODEL_VERSION,
             defaults={"data": result["decisions"], "summary": result["summary"][0],
                       "run": locked.values_run})
-        done = current_values(locked).filter(seat__in=locked.values_seats).count()
-        if done >= locked.hand_count * len(locked.values_seats):
+        _send_next(locked)
+        hands = valued_hands(locked)
+        done = current_values(locked).filter(seat__in=locked.values_seats,
+                                             hand__number__lte=hands).count()
+        if locked.values_seats and done >= hands * len(locked.values_seats):
             finished = Match.objects.filter(pk=match.pk).exclude(
                 values_status=Match.Status.FAILED).update(values_status=Match.Status.DONE)
             if finished and match.publishable:  # "what to discard?" puzzles need values
                 from replays.puzzles.tasks import harvest_puzzles
 
                 transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
+
+
+def _send_next(match: Match) -> None:
+    """Inside the finishing task's transaction (the match row locked): send the match's next
+    row not valued yet. Sent before the commit, so a worker killed in between sends it again
+    when its own task is redelivered (at least once; the task is idempotent)."""
+    following = missing_values(match, after=match.values_sent)[:1]
+    if not following:
+        return
+    Match.objects.filter(pk=match.pk).update(values_sent=following[0].position)
+    value_hand.delay(following[0].hand_id, following[0].seat)
 
 
 def compute(match: Match, hand: Hand, seat: int) -> dict[str, Any]:

@@ -6,15 +6,15 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from replays.annotation.tasks import progress as count
 from replays.annotation.value_view import totals, trends
+from replays.annotation.values import SEATS, queue_values
 from replays.annotation.values import progress as values_progress_count
-from replays.annotation.values import queue_values
 from replays.htmx import HtmxHttpRequest
 from replays.library.services import visible_match
 from replays.models import Match
@@ -37,24 +37,34 @@ def values_progress(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 
 def values_context(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
-    """What the values status shows: progress, and whether this user may ask for more."""
+    """What the values status shows: progress, and whether this user may ask for more
+    (seats not valued yet, the hands an anonymous upload's cap left out, or after a
+    failure). Asked while a run is under way, its tasks send what is added in turn."""
     done, total = values_progress_count(match)
     may_ask = match.owned_by(request.user) or bool(getattr(request.user, "is_staff", False))
+    unvalued = [seat for seat in SEATS if seat not in (match.values_seats or [])]
+    more = bool(unvalued) or total < match.hand_count
     return {"match": match, "values_done": done, "values_total": total,
-            "values_may_ask": may_ask and (match.values_status == Match.Status.FAILED or sorted(
-                match.values_seats or []) != [0, 1, 2, 3])}
+            "values_partial": total < match.hand_count,
+            "values_may_ask": may_ask and (match.values_status == Match.Status.FAILED or more),
+            "values_seat_choices": [(seat, seat + 1) for seat in SEATS]}
 
 
 @require_POST
 @login_required
 def value_all_seats(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """The owner (or staff) asks for every seat's values; after a failure this queues the
-    missing hands again (rows already stored are kept)."""
+    """The owner (or staff) asks for one seat's values (``seat`` 0-3) or every seat's
+    (``seat`` empty or absent), of every hand; after a failure this queues the missing
+    hands again (rows already stored are kept)."""
     match = visible_match(request, public_id)
     if not (match.owned_by(request.user) or request.user.is_staff):
         raise Http404("No such replay")
-    queue_values(match.pk, [0, 1, 2, 3])
-    messages.success(request, _("Every seat's choices are being valued."))
+    seat = request.POST.get("seat", "")
+    if seat not in ("", *(str(s) for s in SEATS)):
+        return HttpResponseBadRequest(_("unknown seat: choose seat 1 to 4, or every seat"))
+    queue_values(match.pk, [int(seat)] if seat else list(SEATS))
+    messages.success(request, _("Seat %(seat)s's choices are being valued.") % {
+        "seat": int(seat) + 1} if seat else _("Every seat's choices are being valued."))
     return redirect(match)
 
 

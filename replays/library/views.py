@@ -61,7 +61,7 @@ class UploadForm(forms.Form):
                                    initial=Match.Visibility.PUBLIC)
     seat = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None, label=gettext_lazy("My seat"),
-        choices=[("", gettext_lazy("not said (value every seat)")),
+        choices=[("", gettext_lazy("not said (no seat is valued)")),
                  *((str(s), format_lazy("{} {}", gettext_lazy("seat"), s + 1)) for s in range(4))])
     text = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 6}),
                            label=gettext_lazy("…or paste a document"))

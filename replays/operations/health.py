@@ -116,9 +116,15 @@ class QueueLength:
 
 
 def queue_length(queue: str | None = None) -> QueueLength:
-    """LLEN of the default queue (``celery``) when the broker is Redis; never raises."""
+    """LLEN of the default queue (``celery``) when the broker is Redis; never raises.
+    Without a broker: the web process's own queue (replays/inprocess.py), when it has one."""
     if in_process():
-        return QueueLength(None, None, IN_PROCESS)
+        from replays.inprocess import counts
+
+        found = counts()
+        if found is None:
+            return QueueLength(None, None, IN_PROCESS)
+        return QueueLength(found[0], found[1], IN_PROCESS)
     url = broker_url()
     if not _is_redis(url):
         return QueueLength(None, None, "unknown")

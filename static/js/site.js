@@ -32,3 +32,27 @@ document.addEventListener("htmx:beforeSwap", (event) => {
     event.detail.isError = false;
   }
 });
+
+// A form on its way can't be sent twice: its submit buttons are disabled until the next page
+// arrives (an upload or a match's last move may take a moment). The forms htmx posts disable
+// theirs with hx-disabled-elt; htmx has already cancelled their submit event here. Disabled
+// after the event, so the clicked button's name and value are still sent.
+document.addEventListener("submit", (event) => {
+  const form = event.target;
+  if (event.defaultPrevented || !(form instanceof HTMLFormElement)) return;
+  if (form.hasAttribute("hx-post")) return;
+  const buttons = Array.from(form.querySelectorAll("button:not([type]), button[type=submit], input[type=submit]"));
+  setTimeout(() => buttons.forEach((button) => {
+    button.disabled = true;
+    button.dataset.sending = "true";
+  }), 0);
+});
+
+// Back to a page the browser kept (the back button): its buttons work again.
+window.addEventListener("pageshow", (event) => {
+  if (!event.persisted) return;
+  document.querySelectorAll("[data-sending]").forEach((button) => {
+    button.disabled = false;
+    delete button.dataset.sending;
+  });
+});

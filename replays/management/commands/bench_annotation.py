@@ -7,10 +7,12 @@ match says "done". Without a broker the annotation runs in-process, and that is
 what gets timed. The bench's matches are private (no puzzles, not listed) and
 deleted at the end, its queue removed.
 
-``--fair N`` measures fairness instead (issue 16): a Putian match of N hands is uploaded,
-then at once a 4-hand one, and the 4-hand one is timed from its upload until done, with
-how many of the big match's hands were annotated meanwhile. It needs a broker (in-process
-there is no queue to be fair in).
+``--fair N`` measures fairness instead (issues 16 and 24), with the values pass on as in
+production: a signed-in owner's Putian match of N hands is uploaded naming its seat (so
+every hand of it is valued: only the windows keep it fair), then at once an anonymous 4-hand
+one naming its seat, timed from its upload to annotated and to valued; once the big match's
+values are under way, a second 4-hand upload is timed the same way. It needs a broker
+(in-process there is no queue to be fair in).
 
 ``--values W`` times the values pass (issue 17) instead: each variant's 16-hand match is
 uploaded with the uploader's seat 0 and timed from "annotated" to "values done", with W
@@ -43,6 +45,7 @@ from replays.library.services import store_document
 from replays.models import Match
 
 VARIANTS = NAMES
+BENCH_OWNER = "bench-fair-owner"
 ROOT = Path(__file__).resolve().parents[3]
 
 
@@ -75,8 +78,8 @@ class Command(BaseCommand):
                                "set DATABASE_URL")
         count = max(options["values"], 1)
         queue = f"bench-{uuid.uuid4().hex[:12]}"
-        # The values pass runs only when it is what is timed (it would keep workers busy).
-        values = "true" if options["values"] else "false"
+        # The values pass runs only when it is timed (it would keep workers busy).
+        values = "true" if options["values"] or options["fair"] else "false"
         workers = [] if in_process else [_Worker(queue, n, values) for n in range(count)]
         created: list[int] = []
         figures: dict[str, Any] = {"worker": "in-process" if in_process
@@ -90,17 +93,20 @@ class Command(BaseCommand):
             if options["values"]:
                 for variant in variants:
                     figures[variant] = self.time_values(variant, options, created)
+            elif options["fair"]:
+                figures["fairness"] = self.time_fairness(options, created)
             else:
                 with override_settings(VALUES_AFTER_ANNOTATION=False):
-                    if options["fair"]:
-                        figures["fairness"] = self.time_fairness(options, created)
-                    else:
-                        for variant in variants:
-                            figures[variant] = self.time_one(variant, options, created)
+                    for variant in variants:
+                        figures[variant] = self.time_one(variant, options, created)
         finally:
             for worker in workers:
                 worker.stop()
             Match.objects.filter(pk__in=created).delete()
+            if options["fair"]:
+                from django.contrib.auth import get_user_model
+
+                get_user_model().objects.filter(username=BENCH_OWNER).delete()
         self.stdout.write(json.dumps(figures, indent=2))
 
     def time_one(self, variant: str, options: dict[str, Any], created: list[int]) -> dict[
@@ -161,22 +167,57 @@ class Command(BaseCommand):
         from django.conf import settings
 
         from replays.annotation.tasks import progress
+        from replays.annotation.values import progress as values_progress
 
-        big_raw, small_raw = (_document("putian", hands, options["seed"] + hands)
-                              for hands in (options["fair"], 4))
-        big = store_document(big_raw, visibility=Match.Visibility.PRIVATE)
+        big_raw, *small_raws = (_document("putian", hands, options["seed"] + hands + extra)
+                                for hands, extra in ((options["fair"], 0), (4, 0), (4, 1)))
+        big = store_document(big_raw, owner=_bench_owner(), visibility=Match.Visibility.PRIVATE,
+                             uploader_seat=0)
         created.append(big.pk)
-        started = time.perf_counter()
-        small = store_document(small_raw, visibility=Match.Visibility.PRIVATE)
-        created.append(small.pk)
-        stored = time.perf_counter()
-        self._wait(small, "the 4-hand match", stored + options["timeout"])
-        done = time.perf_counter()
+        during_annotation = self._time_small(small_raws[0], options, created)
         big.refresh_from_db()
+        during_annotation["big_hands_annotated_meanwhile"] = progress(big)[0]
+        # The big match's values start once its last hand is annotated.
+        self._wait(big, "the big match", time.perf_counter() + max(options["timeout"], 3600))
+        before = values_progress(Match.objects.get(pk=big.pk))[0]
+        during_values = self._time_small(small_raws[1], options, created)
+        big.refresh_from_db()
+        during_values["big_hands_valued_meanwhile"] = values_progress(big)[0] - before
         return {"big_hands": options["fair"], "small_hands": 4,
-                "window": settings.ANNOTATION_WINDOW,
-                "small_upload_to_done_s": round(done - started, 2),
-                "big_hands_annotated_meanwhile": progress(big)[0]}
+                "annotation_window": settings.ANNOTATION_WINDOW,
+                "values_window": settings.VALUES_WINDOW,
+                "values_solo_samples": settings.VALUES_SOLO_SAMPLES,
+                "values_table_samples": settings.VALUES_TABLE_SAMPLES,
+                "while_the_big_match_is_annotated": during_annotation,
+                "while_the_big_match_is_valued": during_values}
+
+    def _time_small(self, raw: bytes, options: dict[str, Any], created: list[int]) -> dict[
+            str, Any]:
+        """An anonymous 4-hand upload naming its seat: from its upload to annotated, and to
+        its values done."""
+        started = time.perf_counter()
+        small = store_document(raw, visibility=Match.Visibility.PRIVATE, uploader_seat=0)
+        created.append(small.pk)
+        deadline = started + options["timeout"]
+        self._wait(small, "the 4-hand match", deadline)
+        annotated = time.perf_counter()
+        self._wait_for_values(small, "the 4-hand match", deadline)
+        valued = time.perf_counter()
+        return {"upload_to_annotated_s": round(annotated - started, 2),
+                "annotated_to_valued_s": round(valued - annotated, 2),
+                "upload_to_valued_s": round(valued - started, 2)}
+
+    def _wait_for_values(self, match: Match, what: str, deadline: float) -> None:
+        while True:
+            match.refresh_from_db(fields=["values_status", "values_error"])
+            if match.values_status == Match.Status.DONE:
+                return
+            if match.values_status == Match.Status.FAILED:
+                raise CommandError(f"{what}: valuing failed: {match.values_error}")
+            if time.perf_counter() > deadline:
+                raise CommandError(f"{what}: not valued in time (status "
+                                   f"{match.values_status!r}); is the worker up?")
+            time.sleep(0.05)
 
     def _wait(self, match: Match, what: str, deadline: float) -> None:
         while True:
@@ -189,6 +230,14 @@ class Command(BaseCommand):
                 raise CommandError(f"{what}: not annotated in time (status "
                                    f"{match.annotation_status}); is the worker up?")
             time.sleep(0.02)
+
+
+def _bench_owner() -> Any:
+    """The signed-in owner of the fairness bench's big upload (removed at the end)."""
+    from django.contrib.auth import get_user_model
+
+    user, _created = get_user_model().objects.get_or_create(username=BENCH_OWNER)
+    return user
 
 
 def _document(variant: str, hands: int, seed: int) -> bytes:
