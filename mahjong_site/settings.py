@@ -103,6 +103,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "replays.limits.BoundedBodyMiddleware",
+    "replays.limits.UploadSlotsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -233,6 +234,9 @@ UPLOAD_BUDGETS = {
 # Documents up to this many bytes (together, per request) are checked while the page waits;
 # the others are kept as pending and checked by a worker task the page polls (issue 24).
 UPLOAD_SYNC_BYTES = env_int("UPLOAD_SYNC_BYTES", 256 * 1024)
+# Requests with a body larger than that handled at once per web machine (a bulkhead: the
+# other pages always find a free worker); 0: no limit (replays/limits.py).
+UPLOAD_CONCURRENCY = env_int("UPLOAD_CONCURRENCY", 2)
 UPLOAD_CHECK_SOFT_TIME_LIMIT = env_int("UPLOAD_CHECK_SOFT_TIME_LIMIT", 60)
 UPLOAD_CHECK_KEEP_HOURS = env_int("UPLOAD_CHECK_KEEP_HOURS", 24)
 # What anonymous uploads from one address (an IPv6 /64) may keep, as MAX_ACCOUNT_BYTES does

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ipaddress
 import math
+import socket
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from django.core.files.uploadhandler import FileUploadHandler, SkipFile, StopUpl
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.defaultfilters import filesizeformat
+from django.utils import translation
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -305,6 +307,68 @@ class BoundedBodyMiddleware:
                 "HX-Request") else "library/refused.html", {
                 "refusal": too_big(declared), "results": [], "form": None}, status=413)
         return self.get_response(request)
+
+
+class UploadSlotsMiddleware:
+    """A bulkhead for large request bodies (issue 24): at most ``UPLOAD_CONCURRENCY`` of
+    them (bodies over ``UPLOAD_SYNC_BYTES``, i.e. uploads of large documents) are handled
+    at once on one web machine, counted in the ``limits`` cache under the machine's name,
+    so that uploads can never hold every gunicorn worker and the other pages (and
+    ``/healthz``) always find one free. One more is answered 429 with ``Retry-After`` and
+    a sentence, after its body is read and dropped (so the browser can read the answer);
+    nothing in it is looked at. Without a shared cache (``RATE_LIMIT_CACHE_URL``) each
+    process counts only itself, which a sync worker never takes past one."""
+
+    RETRY_SECONDS = 5
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+        self.key = f"upload-slots:{socket.gethostname()}"
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        limit = settings.UPLOAD_CONCURRENCY
+        try:
+            declared = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            declared = 0
+        if request.method != "POST" or limit <= 0 or declared <= settings.UPLOAD_SYNC_BYTES:
+            return self.get_response(request)
+        cache = caches["limits"]
+        # The count lives a few minutes at most: a process killed mid-upload can't hold
+        # its slot for longer.
+        cache.add(self.key, 0, timeout=300)
+        try:
+            taken = int(cache.incr(self.key))
+        except ValueError:
+            cache.set(self.key, 1, timeout=300)
+            taken = 1
+        try:
+            if taken > limit:
+                return self._busy(request, limit)
+            return self.get_response(request)
+        finally:
+            try:
+                if int(cache.decr(self.key)) < 0:
+                    cache.set(self.key, 0, timeout=300)
+            except ValueError:
+                pass  # expired meanwhile: nothing to give back
+
+    def _busy(self, request: HttpRequest, limit: int) -> HttpResponse:
+        while request.read(65536):  # dropped unread, so the browser reads the answer
+            pass
+        # Before LocaleMiddleware: the reader's language from their browser or cookie.
+        with translation.override(translation.get_language_from_request(request)):
+            sentence = ngettext(
+                "The site is receiving %(n)d large upload already, as many as it takes at "
+                "once: nothing of yours was read or stored. Try again in a few seconds.",
+                "The site is receiving %(n)d large uploads already, as many as it takes at "
+                "once: nothing of yours was read or stored. Try again in a few seconds.",
+                limit) % {"n": limit}
+            response = render(request, "library/upload.html#results" if request.headers.get(
+                "HX-Request") else "library/refused.html", {
+                "refusal": sentence, "results": [], "form": None}, status=429)
+        response["Retry-After"] = str(self.RETRY_SECONDS)
+        return response
 
 
 class BoundedUploadHandler(FileUploadHandler):

@@ -46,17 +46,9 @@ def budgets() -> Iterator[Any]:
     """Turn rate limits and budgets on: ``budgets(**{"upload-hands-visitor": "3/3600"})``
     sets the named budgets (the others generous) until the test ends."""
     caches["limits"].clear()
-    overrides: list[Any] = []
-
-    def set_budgets(**chosen: str) -> None:
-        override = override_settings(RATE_LIMITS_ENABLED=True,
-                                     UPLOAD_BUDGETS={**GENEROUS, **chosen})
-        override.enable()
-        overrides.append(override)
-
-    yield set_budgets
-    for override in reversed(overrides):
-        override.disable()
+    chosen = dict(GENEROUS)
+    with override_settings(RATE_LIMITS_ENABLED=True, UPLOAD_BUDGETS=chosen):
+        yield chosen.update
     caches["limits"].clear()
 
 
@@ -375,3 +367,35 @@ def test_beat_sends_upload_checks_to_the_maintenance_queue(settings: Any) -> Non
     assert entry["task"] == tasks.tend_upload_checks.name
     assert entry["options"]["queue"] == settings.CELERY_MAINTENANCE_QUEUE == "maintenance"
     assert 0 < entry["options"]["expires"] <= entry["schedule"] <= 60
+
+
+# -- the bulkhead: large uploads never hold every web worker ----------------------------
+
+
+def test_it_turns_away_a_large_upload_while_the_machine_takes_as_many_as_it_may(
+        client: Client, db: None) -> None:
+    """With ``UPLOAD_CONCURRENCY`` large bodies already being handled on this machine, one
+    more is refused with 429, Retry-After and a sentence in the reader's language, its body
+    read and dropped; a small upload still goes through, and so does the large one once a
+    slot is free."""
+    from replays.limits import UploadSlotsMiddleware
+
+    key = UploadSlotsMiddleware(lambda request: None).key  # type: ignore[arg-type, return-value]
+    raw, small = bot_document(12, hands=4), bot_document(13, hands=1)
+    assert len(small) < len(raw) - 1
+    with override_settings(UPLOAD_CONCURRENCY=1, UPLOAD_SYNC_BYTES=len(raw) - 1):
+        caches["limits"].set(key, 1, timeout=60)  # another worker holds the only slot
+        refused = upload(client, raw)
+        assert refused.status_code == 429 and refused["Retry-After"] == "5"
+        assert ("The site is receiving 1 large upload already, as many as it takes at once: "
+                "nothing of yours was read or stored.") in text_of(refused.content.decode())
+        chinese = upload(client, raw, **ZH)
+        assert chinese.status_code == 429 and "large upload" not in chinese.content.decode()
+        assert Match.objects.count() == 0 and caches["limits"].get(key) == 1
+        assert upload(client, small).status_code == 200  # small: not counted
+        caches["limits"].set(key, 0, timeout=60)
+        with override_settings(UPLOAD_SYNC_BYTES=len(raw)):  # checked while it waits
+            assert upload(client, raw).status_code == 200
+        assert caches["limits"].get(key) == 0
+    caches["limits"].delete(key)
+    assert Match.objects.count() == 2

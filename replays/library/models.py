@@ -11,7 +11,7 @@ deleted after ``UPLOAD_CHECK_KEEP_HOURS`` by beat's ``tend_upload_checks``.
 from __future__ import annotations
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
@@ -73,3 +73,19 @@ class UploadCheck(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status in self.OPEN
+
+
+def write_document(check_id: int, raw: bytes) -> None:
+    """Write a kept document's bytes. On PostgreSQL they go as a binary parameter (Django's
+    client-side binding would send a 2 MB document as 4 MB of hex text for the server to
+    parse) into a column stored uncompressed (migration 0016): a fifth of the time either
+    way, on the web worker's path."""
+    if connection.vendor != "postgresql":
+        UploadCheck.objects.filter(pk=check_id).update(document=raw)
+        return
+    import psycopg
+
+    connection.ensure_connection()
+    with psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(f"UPDATE {UploadCheck._meta.db_table} SET document = %b WHERE id = %s",
+                       [raw, check_id])

@@ -39,7 +39,7 @@ from replays.library.board import board_at, replayed_match
 from replays.library.engine_refusals import from_json
 from replays.library.engine_refusals import render as engine_refusal
 from replays.library.links import viewer_links
-from replays.library.models import UploadCheck
+from replays.library.models import UploadCheck, write_document
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, unique_anchors
 from replays.library.services import (
@@ -232,13 +232,16 @@ class Uploads:
             raise DuplicateUpload(existing)
         owner = user if user.is_authenticated else None
         check_storage(user, len(raw), self.payer.storage_key if owner is None else "")
-        check = UploadCheck.objects.create(
-            owner=owner, payer=self.payer.visitor,
-            visitor=visitor_id(self.request) if owner is None else "",
-            language=get_language() or "", name=name[:200], document=raw, size=len(raw),
-            **self._choices())
+        with transaction.atomic():
+            check = UploadCheck.objects.create(
+                owner=owner, payer=self.payer.visitor,
+                visitor=visitor_id(self.request) if owner is None else "",
+                language=get_language() or "", name=name[:200], document=b"", size=len(raw),
+                **self._choices())
+            write_document(check.pk, raw)
         transaction.on_commit(functools.partial(send_check, check.pk))
-        check.refresh_from_db()  # without a broker it may be checked already
+        # Without a broker it may be checked already (not its bytes: they are gone then).
+        check.refresh_from_db(fields=["status", "match", "refusal", "duplicate"])
         return check_result(self.request, check)
 
 

@@ -6,6 +6,14 @@ from django.conf import settings
 from django.db import migrations, models
 
 
+def store_kept_documents_uncompressed(apps, schema_editor):
+    """A kept document lives a minute or two: compressing it costs PostgreSQL more CPU, on
+    the web worker's path, than its bytes cost disk (replays/library/models.py)."""
+    if schema_editor.connection.vendor == "postgresql":
+        schema_editor.execute("ALTER TABLE replays_uploadcheck ALTER COLUMN document "
+                              "SET STORAGE EXTERNAL")
+
+
 class Migration(migrations.Migration):
 
     dependencies = [
@@ -46,4 +54,5 @@ class Migration(migrations.Migration):
                 'ordering': ['-created_at', '-id'],
             },
         ),
+        migrations.RunPython(store_kept_documents_uncompressed, migrations.RunPython.noop),
     ]
