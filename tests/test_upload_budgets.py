@@ -399,3 +399,14 @@ def test_it_turns_away_a_large_upload_while_the_machine_takes_as_many_as_it_may(
         assert caches["limits"].get(key) == 0
     caches["limits"].delete(key)
     assert Match.objects.count() == 2
+
+
+def test_check_deploy_asks_for_a_shared_limits_cache_when_workers_charge_budgets() -> None:
+    from replays.checks import shared_limits_check
+
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, RATE_LIMIT_CACHE_URL="",
+                           RATE_LIMITS_ENABLED=True):
+        assert [w.id for w in shared_limits_check(None)] == ["replays.W003"]
+    with override_settings(CELERY_TASK_ALWAYS_EAGER=False, RATE_LIMITS_ENABLED=True,
+                           RATE_LIMIT_CACHE_URL="redis://limits.internal:6379/1"):
+        assert shared_limits_check(None) == []
