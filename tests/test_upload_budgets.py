@@ -226,6 +226,9 @@ def test_it_checks_a_large_document_in_a_worker_task_the_page_polls(
     assert f'href="{match.get_absolute_url()}"' in page
     polled = client.get(url, headers=HTMX).content.decode()
     assert polled.lstrip().startswith('<li class="ok">') and "hx-trigger" not in polled
+    match.delete()  # by its owner, later: the check's page says so
+    assert "m0.json : it was stored, and has been deleted since" in text_of(
+        client.get(url).content.decode())
 
 
 def test_it_shows_the_engines_refusal_of_a_checked_document_in_the_readers_language(

@@ -258,7 +258,10 @@ def check_result(request: HtmxHttpRequest, check: UploadCheck) -> dict[str, Any]
     name = check.name
     if check.is_open:
         return {"name": name, "check": check}
-    if check.status == UploadCheck.Status.STORED and check.match is not None:
+    if check.status == UploadCheck.Status.STORED:
+        if check.match is None:  # its owner deleted it since
+            return {"name": name, "ok": False,
+                    "error": _("it was stored, and has been deleted since")}
         return {"name": name, "ok": True, "match": check.match,
                 "waiting": waiting_for_broker(check.match)}
     if check.duplicate and check.match is not None:
