@@ -108,6 +108,16 @@ bench-fair: install services
 loadtest: install services
 	$(LOCAL_KEY) $(BIN)/python tools/loadtest.py --clients 50 --seconds 60
 
+# What uploads cost (issue 24, docs/site.md): six anonymous clients post ten 2 MB documents
+# the engine refuses at their last hand to gunicorn (4 workers) and one Celery worker on
+# PostgreSQL, while /healthz is probed (its p99) and honest uploads are made. Needs Redis.
+.PHONY: loadtest-uploads
+LOADTEST_REDIS_URL ?= redis://127.0.0.1:6379/15
+
+loadtest-uploads: install services
+	$(LOCAL_KEY) $(BIN)/python tools/loadtest_uploads.py --attackers 6 --documents 10 \
+		--workers 4 --redis $(LOADTEST_REDIS_URL)
+
 # The site on http://127.0.0.1:$(PORT) with demo matches, until Ctrl-C. Embedded SQLite unless
 # DATABASE_URL is set (then PostgreSQL). `make run PORT=8080` serves on another port.
 PORT ?= 8000

@@ -106,6 +106,7 @@ MIDDLEWARE = [
     "replays.security.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "replays.limits.BoundedBodyMiddleware",
+    "replays.limits.UploadSlotsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -224,7 +225,36 @@ RATE_LIMITS = {
     "upload-account": env_str("RATE_UPLOADS_PER_ACCOUNT", "60/3600"),
     "signup": env_str("RATE_SIGNUPS", "5/3600"),
     "puzzle-answer": env_str("RATE_PUZZLE_ANSWERS", "30/60"),
+    "play-start-visitor": env_str("RATE_PLAY_STARTS_PER_VISITOR", "30/3600"),
+    "play-start-account": env_str("RATE_PLAY_STARTS_PER_ACCOUNT", "60/3600"),
 }
+# Upload budgets (issue 24, replays/limits.py): what the uploads of one visitor (address, an
+# IPv6 /64) and of one account may cost per window, "amount/seconds": bytes of documents,
+# hands the engine replays, and the engine's CPU seconds. Counted where the rate limits are
+# (and off with them).
+UPLOAD_BUDGETS = {
+    "upload-bytes-visitor": env_str("BUDGET_UPLOAD_BYTES_PER_VISITOR", f"{40 * 2**20}/3600"),
+    "upload-bytes-account": env_str("BUDGET_UPLOAD_BYTES_PER_ACCOUNT", f"{200 * 2**20}/3600"),
+    "upload-hands-visitor": env_str("BUDGET_UPLOAD_HANDS_PER_VISITOR", "2000/3600"),
+    "upload-hands-account": env_str("BUDGET_UPLOAD_HANDS_PER_ACCOUNT", "10000/3600"),
+    "upload-cpu-visitor": env_str("BUDGET_UPLOAD_CPU_SECONDS_PER_VISITOR", "60/3600"),
+    "upload-cpu-account": env_str("BUDGET_UPLOAD_CPU_SECONDS_PER_ACCOUNT", "300/3600"),
+}
+# Documents up to this many bytes (together, per request) are checked while the page waits;
+# the others are kept as pending and checked by a worker task the page polls (issue 24).
+UPLOAD_SYNC_BYTES = env_int("UPLOAD_SYNC_BYTES", 256 * 1024)
+# Requests with a body larger than that handled at once per web machine (a bulkhead: the
+# other pages always find a free worker); 0: no limit (replays/limits.py).
+UPLOAD_CONCURRENCY = env_int("UPLOAD_CONCURRENCY", 2)
+UPLOAD_CHECK_SOFT_TIME_LIMIT = env_int("UPLOAD_CHECK_SOFT_TIME_LIMIT", 60)
+UPLOAD_CHECK_KEEP_HOURS = env_int("UPLOAD_CHECK_KEEP_HOURS", 24)
+# What anonymous uploads from one address (an IPv6 /64) may keep, as MAX_ACCOUNT_BYTES does
+# for an account.
+MAX_ANONYMOUS_BYTES = env_int("MAX_ANONYMOUS_BYTES", 20 * 2**20)
+# Play (issue 24, docs/play.md): unfinished matches one visitor may have, and how long an
+# anonymous unfinished match untouched is kept before beat expires it.
+PLAY_MAX_OPEN_MATCHES = env_int("PLAY_MAX_OPEN_MATCHES", 5)
+PLAY_ANONYMOUS_EXPIRE_HOURS = env_int("PLAY_ANONYMOUS_EXPIRE_HOURS", 48)
 RATE_LIMIT_CACHE_URL = env_str("RATE_LIMIT_CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
@@ -364,6 +394,23 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_REQUEUE_STUCK_MINUTES},
     },
 }
+BEAT_EXPIRE_PLAY_MINUTES = env_int("BEAT_EXPIRE_PLAY_MINUTES", 30)
+BEAT_UPLOAD_CHECKS_SECONDS = env_int("BEAT_UPLOAD_CHECKS_SECONDS", 60)
+CELERY_BEAT_SCHEDULE.update({
+    # Anonymous unfinished matches untouched for PLAY_ANONYMOUS_EXPIRE_HOURS are deleted.
+    "expire-stale-play": {
+        "task": "replays.tasks.expire_stale_matches",
+        "schedule": 60.0 * BEAT_EXPIRE_PLAY_MINUTES,
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_EXPIRE_PLAY_MINUTES},
+    },
+    # Uploads kept during a broker outage are sent to be checked; old checks are deleted.
+    "tend-upload-checks": {
+        "task": "replays.tasks.tend_upload_checks",
+        "schedule": float(BEAT_UPLOAD_CHECKS_SECONDS),
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE,
+                    "expires": float(BEAT_UPLOAD_CHECKS_SECONDS)},
+    },
+})
 
 LOGGING = {
     "version": 1,

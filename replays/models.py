@@ -99,6 +99,11 @@ class Match(models.Model):
         help_text="When the match's values tasks were last sent (requeue_stuck_values "
                   "looks at it)")
 
+    uploader_key = models.CharField(
+        max_length=32, blank=True, db_index=True,
+        help_text="An anonymous upload's address group, as a keyed hash: the anonymous "
+                  "storage quota counts by it (replays/limits.py Payer.storage_key)")
+
     # Set by the upload that stored it when the broker could not be reached (not a column:
     # the row says so by having no annotation_queued_at while queued).
     waiting_for_broker = False
@@ -486,5 +491,7 @@ class WorkerHeartbeat(models.Model):
         return self.hostname
 
 
-# The played matches (issue 14) live with their part; imported here so Django finds them.
+# The played matches (issue 14) and the uploads checked by a worker (issue 24) live with
+# their parts; imported here so Django finds them.
+from replays.library.models import UploadCheck  # noqa: E402, F401
 from replays.play.models import PlayedMatch, PlaySettings  # noqa: E402, F401

@@ -24,6 +24,11 @@ def leave(client: Client, pid: str) -> Any:
     return client.post(f"/play/{pid}/leave")
 
 
+def keep(client: Client, pid: str) -> Any:
+    """Ask for a match one left to be kept and analysed (signed-in players only)."""
+    return client.post(f"/play/{pid}/keep")
+
+
 def engine_of(pid: str) -> PlayMatch:
     return PlayMatch.from_json(PlayedMatch.objects.get(public_id=pid).state)
 
@@ -71,7 +76,15 @@ def test_leaving_ends_the_match_and_it_is_no_longer_in_progress(client: Client,
         response = leave(who, pid)
         assert response.status_code == 302 and response["Location"] == f"/play/{pid}/"
         row = PlayedMatch.objects.get(public_id=pid)
-        assert row.over and row.left and row.replay is not None
+        assert row.over and row.left and row.replay is None  # kept only when asked
+        if who is client:
+            page = text_of(who.get(f"/play/{pid}/").content.decode())
+            assert "A match left before its end is not kept or analysed." in page
+            assert keep(who, pid).status_code == 403
+        else:
+            assert keep(who, pid).status_code == 302
+        row.refresh_from_db()
+        assert (row.replay is None) == (who is client)
         listing = who.get("/play/").content.decode()
         playing, finished = listing.split("Your finished matches")
         assert pid not in playing and pid in finished
@@ -91,9 +104,9 @@ def test_leaving_ends_the_match_and_it_is_no_longer_in_progress(client: Client,
         assert leave(who, pid).status_code == 409
         assert who.get(f"/play/{pid}/leave").status_code == 302
         replay = row.replay
-        assert replay.visibility == (Match.Visibility.PRIVATE if who is not client
-                                     else Match.Visibility.UNLISTED)
-        assert any(e["type"] == "leave" for e in replay.hands.last().events)
+        if who is not client:
+            assert replay.owner == alice and replay.visibility == Match.Visibility.PRIVATE
+            assert any(e["type"] == "leave" for e in replay.hands.last().events)
 
 
 def test_a_jiaxing_leaver_pays_the_fee_and_the_escape_penalty(client: Client) -> None:
@@ -116,19 +129,22 @@ def test_a_jiaxing_leaver_pays_the_fee_and_the_escape_penalty(client: Client) ->
     assert row.net == result["you"]["net"] and row.points_won == result["you"]["points_won"]
 
 
-def test_a_sichuan_leaver_is_charged_and_the_others_play_on(client: Client) -> None:
+def test_a_sichuan_leaver_is_charged_and_the_others_play_on(client: Client,
+                                                            alice: Any) -> None:
     """SC-6.6: right after the void suits are named nobody has won, so the leaver's charge
     (to the house) is at least the cap points for each of the three still in; the
     compensation to the others only lowers the leaver's result further; the hand is
-    played out without them."""
+    played out without them. (Alice asks for the match she left to be kept.)"""
     from games.registry import VARIANTS
 
+    client.force_login(alice)
     pid = start(client, "sichuan", hands=4)
     past_the_void(client, pid)
     match = engine_of(pid)
     assert not match.view()["wins"]
     before = match.view()["hand_deltas"][match.seat]
     assert leave(client, pid).status_code == 302
+    assert keep(client, pid).status_code == 302
     data = state(client, pid)
     seat = data["seat"]
     last = data["result"]["hands"][-1]
@@ -177,13 +193,19 @@ def test_it_refuses_to_leave_before_the_void_suit_is_named(client: Client) -> No
     assert answered.status_code == 400 and answered.json()["error"]["rule"] == "SC-2"
 
 
-def test_the_json_interface_can_leave(client: Client) -> None:
+def test_the_json_interface_can_leave(client: Client, alice: Any) -> None:
     pid = start(client, "putian")
     response = client.post(f"/play/{pid}/leave", json.dumps({}),
                            content_type="application/json")
     assert response.status_code == 200
     data = response.json()
-    assert data["over"] and data["left_in"] == 1 and data["replay"]
+    assert data["over"] and data["left_in"] == 1 and data["replay"] is None
+    refused = client.post(f"/play/{pid}/keep", json.dumps({}), content_type="application/json")
+    assert refused.status_code == 403
+    assert "Sign in to keep and analyse a match you left" in refused.json()["error"]["message"]
+    client.force_login(alice)  # the anonymous match becomes hers; she may ask now
+    kept = client.post(f"/play/{pid}/keep", json.dumps({}), content_type="application/json")
+    assert kept.status_code == 200 and kept.json()["replay"].startswith("/replays/")
 
 
 def test_only_the_player_can_leave(client: Client, alice: Any, bob: Any) -> None:

@@ -329,6 +329,55 @@ def render(message: str) -> str:
     return str(found).format(**{name: _param(name, value) for name, value in params.items()})
 
 
+def to_json(message: str) -> Any:
+    """A message as JSON that keeps its template and parameters, to be shown later in the
+    reader's language (a refusal written by a worker, read on the upload's page): a plain
+    string stays one; tiles, runs of tiles and nested messages are marked.
+
+    >>> data = to_json(Message("{player} holds no {tile}", player="Dana", tile=Tile.parse("4m")))
+    >>> data
+    {'template': '{player} holds no {tile}', 'params': {'player': 'Dana', 'tile': {'tile': '4m'}}}
+    >>> from_json(data) == "Dana holds no 4m" and render(from_json(data))
+    'Dana holds no 4 Characters'
+    """
+    if not isinstance(message, Message):
+        return str(message)
+    return {"template": message.template,
+            "params": {name: _param_to_json(value) for name, value in message.params.items()}}
+
+
+def _param_to_json(value: Any) -> Any:
+    if isinstance(value, Message):
+        return {"message": to_json(value)}
+    if isinstance(value, Tile):
+        return {"tile": str(value)}
+    if isinstance(value, tuple) and value and all(isinstance(t, Tile) for t in value):
+        return {"tiles": [str(t) for t in value]}
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return {"text": str(value)}  # anything else as the English sentence wrote it
+
+
+def from_json(data: Any) -> str:
+    """The message :func:`to_json` kept (a :class:`Message` again, for :func:`render`)."""
+    if not isinstance(data, dict):
+        return str(data)
+    return Message(str(data["template"]),
+                   **{name: _param_from_json(value) for name, value in data["params"].items()})
+
+
+def _param_from_json(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    if "message" in value:
+        return from_json(value["message"])
+    if "tile" in value:
+        return Tile.parse(value["tile"])
+    if "tiles" in value:
+        return tuple(Tile.parse(tile) for tile in value["tiles"])
+    return str(value.get("text", ""))
+
+
 def refusal(rule: str | None, message: str) -> str:
     """A refusal as the play table shows it: the rule id, then the sentence."""
     text = render(message)

@@ -1,8 +1,14 @@
-"""Storing uploads: a document is validated by the engine, then stored whole or not at all."""
+"""Storing uploads: a document is validated by the engine, then stored whole or not at all.
+
+What the check costs is paid from the uploader's budgets (``replays.limits.Payer``, issue
+24): the hands it replays before it replays them, the engine's CPU time after.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +24,7 @@ from django.utils.translation import gettext as _
 from games.log import LogError, loads
 from games.log import Match as MatchLog
 from games.match import MatchResult, replay
+from replays.limits import Payer
 from replays.models import Hand, Match
 from replays.prepared import Prepared
 
@@ -90,21 +97,34 @@ def check_size_of(log: MatchLog) -> None:
                 hand=number)
 
 
-def check_document(raw: bytes) -> CheckedDocument:
+# The CPU time the engine's check is charged (the thread's: a check may run in a thread
+# beside others in one process).
+cpu_clock: Callable[[], float] = time.thread_time
+
+
+def check_document(raw: bytes, payer: Payer | None = None) -> CheckedDocument:
     """Decode, read and replay a document once; raise :class:`UploadError` naming the
-    problem."""
+    problem. With a ``payer``, its hands budget pays for the hands before they are
+    replayed (``BudgetSpent`` when it can't) and its CPU budget for the time taken."""
     check_bytes(raw)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise UploadError(_("the file is not UTF-8 text (byte %(n)d)") % {
             "n": error.start + 1}) from None
+    started = cpu_clock()
     try:
         log = loads(text)
         check_size_of(log)
+        if payer is not None:
+            payer.require_left("cpu")
+            payer.take("hands", len(log.hands))
         result = replay(log)
     except LogError as error:
         raise UploadError(error.message, error.hand, error.event, error.rule) from None
+    finally:
+        if payer is not None:
+            payer.charge("cpu", round((cpu_clock() - started) * 1000))
     return CheckedDocument(log, result)
 
 
@@ -119,31 +139,45 @@ def duplicate_of(digest: str, owner: Any) -> Match | None:
         "uploaded_at", "pk").first()
 
 
-def check_storage(owner: Any, size: int) -> None:
-    """An account keeps at most ``MAX_ACCOUNT_BYTES`` of documents."""
-    if not getattr(owner, "is_authenticated", False):
+def check_storage(owner: Any, size: int, uploader_key: str = "") -> None:
+    """An account keeps at most ``MAX_ACCOUNT_BYTES`` of documents; the anonymous uploads
+    of one address (``uploader_key``) at most ``MAX_ANONYMOUS_BYTES``."""
+    if getattr(owner, "is_authenticated", False):
+        used = Match.objects.filter(owner=owner).aggregate(
+            used=Sum(Length("document")))["used"] or 0
+        if used + size > settings.MAX_ACCOUNT_BYTES:
+            raise UploadError(_("your replays use %(used)s bytes; with this one they would "
+                                "pass your account's %(limit)s bytes: delete some first") % {
+                "used": f"{used:,}", "limit": f"{settings.MAX_ACCOUNT_BYTES:,}"})
         return
-    used = Match.objects.filter(owner=owner).aggregate(
+    if not uploader_key:
+        return
+    used = Match.objects.filter(owner__isnull=True, uploader_key=uploader_key).aggregate(
         used=Sum(Length("document")))["used"] or 0
-    if used + size > settings.MAX_ACCOUNT_BYTES:
-        raise UploadError(_("your replays use %(used)s bytes; with this one they would pass "
-                            "your account's %(limit)s bytes: delete some first") % {
-            "used": f"{used:,}", "limit": f"{settings.MAX_ACCOUNT_BYTES:,}"})
+    if used + size > settings.MAX_ANONYMOUS_BYTES:
+        raise UploadError(_("uploads without an account from your address keep %(used)s "
+                            "bytes; with this one they would pass the %(limit)s bytes they "
+                            "may keep: sign in to upload more") % {
+            "used": f"{used:,}", "limit": f"{settings.MAX_ANONYMOUS_BYTES:,}"})
 
 
 def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Visibility.PUBLIC,
-                   title: str = "", uploader_seat: int | None = None) -> Match:
-    """Validate and store one document atomically; raise UploadError or DuplicateUpload.
+                   title: str = "", uploader_seat: int | None = None,
+                   payer: Payer | None = None) -> Match:
+    """Validate and store one document atomically; raise UploadError or DuplicateUpload
+    (or ``BudgetSpent`` when the ``payer`` can't pay for its check).
 
-    The cheap checks come first (size, type, the hash's duplicate, the account's storage),
-    so a refused document costs no replay."""
+    The cheap checks come first (size, type, the hash's duplicate, the storage of the
+    account, or of an anonymous payer's address), so a refused document costs no replay."""
     check_bytes(raw)
     digest = hashlib.sha256(raw).hexdigest()
     existing = duplicate_of(digest, owner)
     if existing is not None:
         raise DuplicateUpload(existing)
-    check_storage(owner, len(raw))
-    checked = check_document(raw)
+    anonymous = not getattr(owner, "is_authenticated", False)
+    uploader_key = payer.storage_key if payer is not None and anonymous else ""
+    check_storage(owner, len(raw), uploader_key)
+    checked = check_document(raw, payer)
     log, result = checked.log, checked.result
     played_at = _played_at(log.played_at)
     with transaction.atomic():
@@ -161,6 +195,7 @@ def store_document(raw: bytes, *, owner: Any = None, visibility: str = Match.Vis
             totals=result.totals,
             engine_version=ENGINE_VERSION,
             uploader_seat=uploader_seat,
+            uploader_key=uploader_key,
         )
         Hand.objects.bulk_create(
             Hand(match=stored, number=number, dealer=hand.dealer,

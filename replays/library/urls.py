@@ -7,6 +7,7 @@ from replays.library import views
 urlpatterns = [
     path("", views.browse, name="browse"),
     path("upload/", views.upload, name="upload"),
+    path("upload/checks/<slug:public_id>/", views.upload_check, name="upload_check"),
     path("replays/<slug:public_id>/", views.viewer, name="viewer"),
     path("replays/<slug:public_id>/hands/", views.overview, name="overview"),
     path("replays/<slug:public_id>/download/", views.download, name="download"),

@@ -4,6 +4,7 @@ sign-up."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from typing import Any
 from urllib.parse import urlencode
@@ -15,34 +16,43 @@ from django.contrib.auth import login
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.text import format_lazy
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
 from games.variants import VARIANTS
 from replays import limits
 from replays.annotation.services import panel
+from replays.annotation.tasks import waiting_for_broker
 from replays.annotation.views import values_context
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import board_at, replayed_match
+from replays.library.engine_refusals import from_json
 from replays.library.engine_refusals import render as engine_refusal
 from replays.library.links import viewer_links
+from replays.library.models import UploadCheck, write_document
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, unique_anchors
 from replays.library.services import (
     DuplicateUpload,
     UploadError,
+    check_bytes,
+    check_storage,
+    duplicate_of,
     store_document,
     visible_match,
 )
+from replays.library.tasks import send_check
 from replays.models import Match
+from replays.puzzles.services import visitor_id
 from replays.puzzles.takedowns import take_down
 from replays.security import mark_not_shared
 from replays.tile_names import wildcard_name
@@ -115,21 +125,27 @@ def browse(request: HtmxHttpRequest) -> HttpResponse:
 def upload(request: HtmxHttpRequest) -> HttpResponse:
     """One or several files, or pasted JSON; each stored whole or refused with a reason.
 
-    Rate limits are checked before the body is read; the body itself is bounded by
-    ``replays.limits.BoundedUploadHandler``."""
+    Rate limits and spent budgets are checked before any document is looked at; the body
+    itself is bounded by ``replays.limits.BoundedUploadHandler``. Each document's bytes
+    are paid from the uploader's budget; small ones are checked while the page waits, the
+    others by a worker (issue 24): the page lists them as being checked, and polls."""
+    payer = limits.Payer.of(request)
     if request.method == "POST":
         try:
             limits.check_visitor(request, "upload-visitor")
             if request.user.is_authenticated:
                 limits.check("upload-account", f"user:{request.user.pk}")
+            payer.require_left()
         except limits.RateLimited as refusal:
-            return _upload_page(request, UploadForm(user=request.user), [], status=429,
-                                refusal=str(refusal))
+            return limits.retry_after(_upload_page(
+                request, UploadForm(user=request.user), [], status=429,
+                refusal=str(refusal)), refusal)
     form = UploadForm(request.POST or None, user=request.user)
     results: list[dict[str, Any]] = []
     refusals: list[tuple[str, str]] = getattr(request, "upload_refusals", [])
     if request.method == "POST":
         results.extend({"name": name, "ok": False, "error": text} for name, text in refusals)
+    spent: limits.RateLimited | None = None
     if request.method == "POST" and form.is_valid():
         files = request.FILES.getlist("files")
         if len(files) > settings.MAX_UPLOAD_FILES:
@@ -149,8 +165,12 @@ def upload(request: HtmxHttpRequest) -> HttpResponse:
                 items.append((_("pasted text"), form.cleaned_data["text"].encode("utf-8"), None))
             if not items and not refusals:
                 form.add_error(None, _("Choose a file or paste a document."))
+            uploads = Uploads(request, form, payer)
             for name, raw, problem in items:
-                results.append(_store_one(request, form, name, raw, problem))
+                results.append(uploads.store_one(name, raw, problem))
+            spent = uploads.spent
+    if spent is not None:  # a budget refused some document: the others are listed too
+        return limits.retry_after(_upload_page(request, form, results, status=429), spent)
     return _upload_page(request, form, results)
 
 
@@ -163,25 +183,120 @@ def _upload_page(request: HtmxHttpRequest, form: UploadForm, results: list[dict[
     return render(request, "library/upload.html", context, status=status)
 
 
-def _store_one(request: HtmxHttpRequest, form: UploadForm, name: str, raw: bytes | None,
-               problem: str | None) -> dict[str, Any]:
-    if problem is not None or raw is None:
-        return {"name": name, "ok": False, "error": problem}
-    try:
-        match = store_document(raw, owner=request.user,
-                               visibility=form.cleaned_data["visibility"],
-                               title=form.cleaned_data["title"],
-                               uploader_seat=form.cleaned_data.get("seat"))
-    except DuplicateUpload as duplicate:
-        existing = duplicate.existing
-        visible = existing.owned_by(request.user) or existing.publishable
-        return {"name": name, "ok": False, "duplicate": existing if visible else None,
-                "error": _("this document was uploaded before")}
-    except UploadError as error:
-        return {"name": name, "ok": False, "error": engine_refusal(error.message),
-                "where": error.where}
-    return {"name": name, "ok": True, "match": match,
-            "waiting": match.waiting_for_broker}
+class Uploads:
+    """The documents of one upload request: each paid for, then checked here while the
+    request's allowance (``UPLOAD_SYNC_BYTES``) lasts, or kept for a worker."""
+
+    def __init__(self, request: HtmxHttpRequest, form: UploadForm, payer: limits.Payer) -> None:
+        self.request, self.form, self.payer = request, form, payer
+        self.sync_left = settings.UPLOAD_SYNC_BYTES
+        self.spent: limits.RateLimited | None = None
+
+    def store_one(self, name: str, raw: bytes | None, problem: str | None) -> dict[str, Any]:
+        if problem is not None or raw is None:
+            return {"name": name, "ok": False, "error": problem}
+        try:
+            check_bytes(raw)
+        except UploadError as error:  # costs nothing: refused before it is paid for
+            return {"name": name, "ok": False, "error": engine_refusal(error.message)}
+        try:
+            self.payer.take("bytes", len(raw))
+            if len(raw) > self.sync_left:
+                return self._keep(name, raw)
+            self.sync_left -= len(raw)
+            match = store_document(raw, owner=self.request.user, payer=self.payer,
+                                   **self._choices())
+        except limits.RateLimited as spent:
+            self.spent = spent
+            return {"name": name, "ok": False, "error": str(spent)}
+        except DuplicateUpload as duplicate:
+            return duplicate_result(self.request, name, duplicate.existing)
+        except UploadError as error:
+            return {"name": name, "ok": False, "error": engine_refusal(error.message),
+                    "where": error.where}
+        return {"name": name, "ok": True, "match": match,
+                "waiting": match.waiting_for_broker}
+
+    def _choices(self) -> dict[str, Any]:
+        data = self.form.cleaned_data
+        return {"visibility": data["visibility"], "title": data["title"],
+                "uploader_seat": data.get("seat")}
+
+    def _keep(self, name: str, raw: bytes) -> dict[str, Any]:
+        """Keep a large document for a worker's check, after the checks that cost no
+        replay (a duplicate, the storage left); the page then follows its check."""
+        user = self.request.user
+        existing = duplicate_of(hashlib.sha256(raw).hexdigest(), user)
+        if existing is not None:
+            raise DuplicateUpload(existing)
+        owner = user if user.is_authenticated else None
+        check_storage(user, len(raw), self.payer.storage_key if owner is None else "")
+        with transaction.atomic():
+            check = UploadCheck.objects.create(
+                owner=owner, payer=self.payer.visitor,
+                visitor=visitor_id(self.request) if owner is None else "",
+                language=get_language() or "", name=name[:200], document=b"", size=len(raw),
+                **self._choices())
+            write_document(check.pk, raw)
+        transaction.on_commit(functools.partial(send_check, check.pk))
+        # Without a broker it may be checked already (not its bytes: they are gone then).
+        check.refresh_from_db(fields=["status", "match", "refusal", "duplicate"])
+        return check_result(self.request, check)
+
+
+def duplicate_result(request: HtmxHttpRequest, name: str, existing: Match) -> dict[str, Any]:
+    """A duplicate: linked when the uploader may see the earlier copy."""
+    visible = existing.owned_by(request.user) or existing.publishable
+    return {"name": name, "ok": False, "duplicate": existing if visible else None,
+            "error": _("this document was uploaded before")}
+
+
+def check_result(request: HtmxHttpRequest, check: UploadCheck) -> dict[str, Any]:
+    """A kept upload as the results list shows it: being checked (``check``: the page
+    polls it), stored, or refused in the reader's language."""
+    name = check.name
+    if check.is_open:
+        return {"name": name, "check": check}
+    if check.status == UploadCheck.Status.STORED:
+        if check.match is None:  # its owner deleted it since
+            return {"name": name, "ok": False,
+                    "error": _("it was stored, and has been deleted since")}
+        return {"name": name, "ok": True, "match": check.match,
+                "waiting": waiting_for_broker(check.match)}
+    if check.duplicate and check.match is not None:
+        return duplicate_result(request, name, check.match)
+    if check.status == UploadCheck.Status.REFUSED and check.refusal:
+        refused = UploadError(from_json(check.refusal["message"]), check.refusal.get("hand"),
+                              check.refusal.get("event"), check.refusal.get("rule"))
+        return {"name": name, "ok": False, "error": engine_refusal(refused.message),
+                "where": refused.where}
+    return {"name": name, "ok": False, "error": _(
+        "the check failed on the site's side, not because of the document; nothing was "
+        "stored: upload it again")}
+
+
+@vary_on_headers("HX-Request")
+def upload_check(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """``/upload/checks/<id>/``: where a kept upload's check stands, for its uploader only
+    (404 for anyone else). The page refreshes itself while the check runs; htmx polls the
+    result's line alone."""
+    check = UploadCheck.objects.defer("document").select_related("match").filter(
+        public_id=public_id).first()
+    if check is None or not _checks_mine(request, check):
+        raise Http404("No such upload")
+    context = {"item": check_result(request, check), "check": check}
+    template = ("library/upload.html#item" if wants_fragment(request)
+                else "library/upload_check.html")
+    response = render(request, template, context)
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _checks_mine(request: HtmxHttpRequest, check: UploadCheck) -> bool:
+    if check.owner_id is not None:
+        return bool(request.user.is_authenticated and check.owner_id == request.user.pk)
+    visitor = visitor_id(request, create=False)
+    return bool(visitor) and check.visitor == visitor
 
 
 def _int(value: str | None, default: int) -> int:

@@ -5,16 +5,25 @@ every answer locks the row (``select_for_update``) so that two answers to one st
 applied one after the other, and the engine's step check refuses the second
 (``StaleStep``). A finished match is stored as an ordinary replay the way an upload is
 (``store_document``): owned by the player, private, queued for annotation.
+
+Limits (issue 24, docs/play.md): a visitor has at most ``PLAY_MAX_OPEN_MATCHES`` matches
+unfinished (starts are serialised per visitor, so two at once can't pass the cap
+together); a match the player leaves is neither stored nor analysed unless its signed-in
+owner asks (:func:`keep_left`, paid from their upload budgets as an upload is); beat
+deletes anonymous matches left untouched for ``PLAY_ANONYMOUS_EXPIRE_HOURS``
+(``replays.play.tasks``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
 from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
@@ -25,6 +34,7 @@ from games.puzzles import Standing, standing
 from games.registry import VARIANTS
 from games.variants import Option
 from replays.library.services import DuplicateUpload, UploadError, store_document
+from replays.limits import Payer
 from replays.models import Match
 from replays.play.models import PlayedMatch, PlaySettings
 from replays.puzzles.services import visitor_id
@@ -54,23 +64,51 @@ def variant_options(variant: str) -> dict[str, Option]:
     return dict(VARIANTS[variant].OPTIONS)
 
 
+class TooManyOpen(Exception):
+    """The visitor has as many unfinished matches as one may: ``str()`` is the sentence."""
+
+    def __init__(self, open_now: int) -> None:
+        limit = settings.PLAY_MAX_OPEN_MATCHES
+        super().__init__(_("You have %(n)d matches in progress, and one player may have at "
+                           "most %(limit)d: finish or leave one of them first.") % {
+            "n": open_now, "limit": limit})
+
+
 def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
-    """Deal a new match for the visitor (their account, or their session)."""
+    """Deal a new match for the visitor (their account, or their session); raise
+    :class:`TooManyOpen` when they have ``PLAY_MAX_OPEN_MATCHES`` unfinished already."""
     user = request.user if request.user.is_authenticated else None
     name = user.get_username()[:40] if user is not None else _("You")
-    match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
-                            hands=choice.hands, rules=choice.rules, name=name)
-    row = PlayedMatch(
-        owner=user, visitor="" if user else visitor_id(request), signed_in=user is not None,
-        variant=choice.variant, state=match.to_json(), step=match.step, hands=choice.hands,
-        speed=choice.speed, commitment=match.view()["commitment"],
-        hand_number=match.view()["hand_number"])
+    visitor = "" if user else visitor_id(request)
     with transaction.atomic():  # the row and, for a match already over, its replay
+        _serialise_starts(f"user:{user.pk}" if user is not None else f"visitor:{visitor}")
+        open_now = mine(request).filter(over=False).count()
+        if open_now >= settings.PLAY_MAX_OPEN_MATCHES:
+            raise TooManyOpen(open_now)
+        match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
+                                hands=choice.hands, rules=choice.rules, name=name)
+        row = PlayedMatch(
+            owner=user, visitor=visitor, signed_in=user is not None,
+            variant=choice.variant, state=match.to_json(), step=match.step,
+            hands=choice.hands, speed=choice.speed, commitment=match.view()["commitment"],
+            hand_number=match.view()["hand_number"])
         if match.over:  # the bots ended it before the player's first move (a dealer robbed
             finish(row, match)  # the gold, PT-5.5): finished, stored, counted like any other
         row.save()
     _remember(row, match)
     return row
+
+
+def _serialise_starts(who: str) -> None:
+    """One start at a time per visitor, until the transaction ends (PostgreSQL's advisory
+    lock), so that two starts at once can't both count the same open matches. Other
+    databases write one transaction at a time anyway."""
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(f"play-start:{who}".encode()).digest()[:8], "big",
+                         signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
 def mine(request: HttpRequest) -> QuerySet[PlayedMatch]:
@@ -168,10 +206,39 @@ def leave(request: HttpRequest, public_id: str) -> tuple[PlayedMatch, PlayMatch]
         row.left = True
         if entries:
             row.moves_from = [entries[0]["hand"], entries[0]["index"]]
-        finish(row, match)
+        finish(row, match, keep=False)
         row.save()
     _remember(row, match)
     return row, match
+
+
+class NotLeft(Exception):
+    """Only a match the player left waits for their ask to be kept and analysed."""
+
+
+def keep_left(request: HttpRequest, public_id: str) -> PlayedMatch:
+    """The signed-in owner of a match they left asks for it to be kept and analysed: its
+    replay is stored as a finished match's is (private, queued for annotation, their seat
+    valued), paid from their upload budgets like an upload (``BudgetSpent``); the
+    storage quota may refuse it (``UploadError``). Asking twice stores it once."""
+    payer = Payer.of(request)
+    with transaction.atomic():
+        row = owned(request, public_id, lock=True)
+        if not (row.over and row.left):
+            raise NotLeft(_("Only a match you left waits to be kept: a match played to its "
+                            "end is stored and analysed by itself."))
+        if row.replay_id is None:
+            raw = dumps(restored(row).log()).encode("utf-8")
+            payer.require_left()
+            payer.take("bytes", len(raw))
+            try:
+                row.replay = store_document(
+                    raw, owner=row.owner, visibility=Match.Visibility.PRIVATE,
+                    uploader_seat=int(row.state["seat"]), payer=payer)
+            except DuplicateUpload as duplicate:
+                row.replay = duplicate.existing
+            row.save(update_fields=["replay", "updated_at"])
+    return row
 
 
 def leave_terms(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
@@ -183,14 +250,15 @@ def leave_terms(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
     return {"rule": VARIANTS[variant].LEAVE_CHARGE, **values}
 
 
-def finish(row: PlayedMatch, match: PlayMatch) -> None:
-    """A finished match: its points for the ladder, and its replay stored like an upload
-    (owned by the player, private, queued for annotation)."""
+def finish(row: PlayedMatch, match: PlayMatch, keep: bool = True) -> None:
+    """A finished match: its points for the ladder, and (``keep``) its replay stored like
+    an upload (owned by the player, private, queued for annotation). A match the player
+    left is not kept: its owner may ask for it (:func:`keep_left`)."""
     result = match.result()
     row.over = True
     row.points_won = int(result["you"]["points_won"])
     row.net = int(result["you"]["net"])
-    if row.replay_id is None:
+    if keep and row.replay_id is None:
         raw = dumps(match.log()).encode("utf-8")
         # An anonymous player's replay has no owner to be private to: it is unlisted (only
         # their end screen has its link) until they log in, when it becomes theirs, private.
@@ -285,7 +353,7 @@ def hand_end_document(match: PlayMatch) -> bytes:
     return dumps(match.log()).encode("utf-8")
 
 
-__all__ = ["PlayError", "StartChoice", "act", "give_to", "ladder_standing", "leave",
-           "leave_terms", "mine", "owned", "points_of",
+__all__ = ["NotLeft", "PlayError", "StartChoice", "TooManyOpen", "act", "give_to",
+           "keep_left", "ladder_standing", "leave", "leave_terms", "mine", "owned", "points_of",
            "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
            "variant_options"]

@@ -306,6 +306,8 @@ def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[st
         "board": hand_end_board(match, view) if _hand_just_ended(row, view) else None,
         "hint_on": hint_on, "hint": hint_view(match, view) if hint_on and not match.over else None,
         "review": review_url(row, match) if match.over else None,
+        # A match the player left is kept and analysed only when its owner asks (issue 24).
+        "left_unkept": match.over and row.left and row.replay_id is None,
         "seed": view.get("seed"),
         "left": left_view(row, match) if match.over else None,
     }

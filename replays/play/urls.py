@@ -12,4 +12,5 @@ urlpatterns = [
     path("play/<slug:public_id>/act", views.act, name="play_act"),
     path("play/<slug:public_id>/hint", views.hint_switch, name="play_hint"),
     path("play/<slug:public_id>/leave", views.leave, name="play_leave"),
+    path("play/<slug:public_id>/keep", views.keep, name="play_keep"),
 ]

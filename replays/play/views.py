@@ -3,6 +3,10 @@
 Every page and fragment is drawn from the seat's view (``PlayMatch.view()``), never from
 the stored row, so nothing the seat may not see can reach it (docs/play.md). Forms work
 without JavaScript (POST, then redirect) and with htmx (the table's fragment is swapped).
+
+Starting is limited (issue 24): starts per address and per account are rate limits (429
+with ``Retry-After``), unfinished matches per visitor a cap (409); each refusal names the
+limit, as a page, the start form's fragment (htmx) or JSON, and starts nothing.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
@@ -24,8 +29,11 @@ from django.views.decorators.vary import vary_on_headers
 from games.messages import message_of
 from games.play import MAX_HANDS, IllegalAction, PlayError, StaleStep
 from games.registry import NAMES
+from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.engine_refusals import refusal
+from replays.library.engine_refusals import render as engine_refusal
+from replays.library.services import UploadError
 from replays.models import Match
 from replays.play import services, table
 from replays.play.models import PlayedMatch
@@ -89,11 +97,16 @@ def _option_fields(data: Any = None) -> list[dict[str, Any]]:
 
 
 @require_http_methods(["GET", "POST"])
+@vary_on_headers("HX-Request")
 def index(request: HtmxHttpRequest) -> HttpResponse:
     """The start form and the visitor's matches; POST starts one and goes to its table."""
     error = ""
     form = StartForm(request.POST or None)
     if request.method == "POST":
+        try:
+            _count_start(request)
+        except limits.RateLimited as limited:
+            return limits.retry_after(_start_page(request, form, str(limited), 429), limited)
         if form.is_valid():
             variant = form.cleaned_data["variant"]
             seat = form.cleaned_data["seat"]
@@ -106,17 +119,55 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                 row = services.start(request, choice)
             except PlayError as refused:
                 error = refusal(None, message_of(refused))
+            except services.TooManyOpen as capped:
+                _refund_start(request)
+                return _start_page(request, form, str(capped), 409)
             else:
                 return redirect(row.get_absolute_url())
-        status = 400
-    else:
-        status = 200
+        _refund_start(request)  # nothing was started
+        return _start_page(request, form, error, 400)
+    return _start_page(request, form, error, 200)
+
+
+def _count_start(request: HtmxHttpRequest) -> None:
+    """Count a start against the visitor's address and account (RateLimited past either)."""
+    limits.check("play-start-visitor", limits.address_group(request))
+    if request.user.is_authenticated:
+        limits.check("play-start-account", f"user:{request.user.pk}")
+
+
+def _refund_start(request: HtmxHttpRequest) -> None:
+    """A start refused for its form or a cap started nothing: it doesn't count."""
+    limits.refund("play-start-visitor", limits.address_group(request))
+    if request.user.is_authenticated:
+        limits.refund("play-start-account", f"user:{request.user.pk}")
+
+
+def _start_page(request: HtmxHttpRequest, form: StartForm, error: str,
+                status: int) -> HttpResponse:
+    """The start page, or a refusal to start: JSON for a JSON caller, the start form's
+    fragment for htmx, the page otherwise (the refusal's sentence above the form)."""
+    if status >= 400 and _wants_json(request):
+        message = error or _("the start form is not valid: %(errors)s") % {
+            "errors": "; ".join(f"{field}: {' '.join(str(e) for e in errors)}"
+                                for field, errors in form.errors.items())}
+        return _json({"error": {"rule": None, "message": message}}, status=status)
     rows = list(services.mine(request)[:50])
-    return render(request, "play/index.html", {
+    context = {
         "form": form, "error": error, "options": _option_fields(request.POST or None),
         "playing": [r for r in rows if not r.over], "finished": [r for r in rows if r.over],
         "puzzles_consent": services.puzzles_consent(request.user),
-    }, status=status)
+        "max_open": settings.PLAY_MAX_OPEN_MATCHES,
+    }
+    template = ("play/index.html#start" if request.method == "POST" and wants_fragment(request)
+                else "play/index.html")
+    return render(request, template, context, status=status)
+
+
+def _wants_json(request: HtmxHttpRequest) -> bool:
+    """A JSON caller: it sent JSON, or it accepts JSON and not a page."""
+    return _is_json(request) or (request.accepts("application/json")
+                                 and not request.accepts("text/html"))
 
 
 @require_POST
@@ -231,6 +282,31 @@ def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         response = render(request, "play/table.html#table", table.context(request, row, match))
         response["Cache-Control"] = "no-store"
         return response
+    return redirect(row.get_absolute_url())
+
+
+@require_POST
+def keep(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """A signed-in player asks for a match they left to be kept and analysed (a left match
+    is neither, unless asked: issue 24). Paid from their upload budgets as an upload; a
+    refusal names the budget (429 with ``Retry-After``) or the storage quota (409)."""
+    row = services.owned(request, public_id)  # 404 before anything else for another's
+    if not request.user.is_authenticated:
+        return _refused(request, public_id, 403, None, _(
+            "Sign in to keep and analyse a match you left: matches played without an "
+            "account are not analysed once left."))
+    try:
+        row = services.keep_left(request, public_id)
+    except limits.RateLimited as spent:
+        return limits.retry_after(_refused(request, public_id, 429, None, str(spent)), spent)
+    except services.NotLeft as not_left:
+        return _refused(request, public_id, 409, None, str(not_left))
+    except UploadError as error:
+        return _refused(request, public_id, 409, None, engine_refusal(error.message))
+    if _is_json(request):
+        match = services.restored(row)
+        return _json(services.state_json(row, match, _replay_url(row)))
+    messages.success(request, _("The match is kept: its analysis has started."))
     return redirect(row.get_absolute_url())
 
 

@@ -13,3 +13,16 @@ function showChosenVariantOptions() {
 }
 
 showChosenVariantOptions();
+
+// A start refused by a limit (409: too many matches in progress, 429: too many starts) or a
+// bad value (400) comes back as the start form's fragment with the reason: show it (htmx
+// leaves 4xx responses unswapped by default).
+document.addEventListener("htmx:beforeSwap", (event) => {
+  const status = event.detail.xhr.status;
+  const target = event.detail.target;
+  if ((status === 400 || status === 409 || status === 429) && target &&
+      target.id === "play-start") {
+    event.detail.shouldSwap = true;
+    event.detail.isError = false;
+  }
+});
