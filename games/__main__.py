@@ -2,6 +2,6 @@
 
 import sys
 
-from games.cli import main
+from games.commands.cli import main
 
 sys.exit(main())

@@ -163,7 +163,7 @@ class Hand(models.Model):
 
 
 class Annotation(models.Model):
-    """One hand's decision analysis by one engine version (``games.analysis``).
+    """One hand's decision analysis by one engine version (``games.analysis.annotation``).
 
     ``data`` is the whole analysis as the engine wrote it; the viewer reads only the small
     ``index`` (each shown decision's event, seat and whether it is a mistake), the
@@ -210,7 +210,7 @@ class AnnotationStep(models.Model):
 
 
 class HandValues(models.Model):
-    """What each choice of one seat in one hand was worth (``games.value_pass``), keyed by
+    """What each choice of one seat in one hand was worth (``games.analysis.value_pass``), keyed by
     the engine's and the value model's versions; ``data`` holds the valued decisions,
     ``summary`` the seat's figures for the hand."""
 
@@ -234,8 +234,8 @@ class HandValues(models.Model):
 
 class Puzzle(models.Model):
     """A position and the engine's answer, of one kind (docs/puzzles.md): "what wins
-    here?" (``games.puzzles``), "how much does it pay?" (``games.pay_puzzles``) or "what
-    to discard?" (``games.discard_puzzles``).
+    here?" (``games.training.puzzles``), "how much does it pay?" (``games.training.pay_puzzles``) or "what
+    to discard?" (``games.training.discard_puzzles``).
 
     Generated puzzles are keyed by their seed, so rolling the same day twice finds the
     same row; puzzles from replays are credited to the match, hand, event and seat, and so
@@ -277,14 +277,14 @@ class Puzzle(models.Model):
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # Training (issue 18, docs/puzzles.md): the puzzle's Glicko-2 rating, started from its
-    # difficulty (games.rating.Rating.for_puzzle), and the themes the engine tagged.
+    # difficulty (games.training.rating.Rating.for_puzzle), and the themes the engine tagged.
     rating = models.FloatField(default=1500.0, db_index=True)
     rating_deviation = models.FloatField(default=250.0)
     rating_volatility = models.FloatField(default=0.06)
     themes = models.JSONField(default=list, blank=True,
-                              help_text="games.themes.themes_of(position, answer)")
+                              help_text="games.training.themes.themes_of(position, answer)")
     position_key = models.CharField(max_length=64, blank=True, db_index=True,
-                                    help_text="games.themes.position_key: one puzzle per "
+                                    help_text="games.training.themes.position_key: one puzzle per "
                                               "position, whatever its source")
 
     class Meta:
@@ -405,7 +405,7 @@ class PuzzleReveal(models.Model):
 
 
 class PlayerRating(models.Model):
-    """A player's Glicko-2 puzzle rating (games.rating): moved only by ranked answers."""
+    """A player's Glicko-2 puzzle rating (games.training.rating): moved only by ranked answers."""
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                                 related_name="puzzle_rating")

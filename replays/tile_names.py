@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from games.tiles import parse_tiles
-from games.variants import Variant
+from games.core.tiles import parse_tiles
+from games.core.variant import Variant
 from replays.kept import in_each_language
 
 _NUMBERED: dict[str, tuple[Promise, ...]] = {

@@ -1,7 +1,7 @@
 """A match's title in the reader's language where the site or the engine wrote it.
 
 A title is the uploader's own words and is shown as they wrote it, except the two the
-site itself makes: a played match's (``games.play.TITLE``, naming the walls' seed) and a
+site itself makes: a played match's (``games.play.bot_match.TITLE``, naming the walls' seed) and a
 demo match's (``manage.py seed_demo``); those are read back and said in the reader's
 language.
 
@@ -18,7 +18,7 @@ import re
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from games.play import TITLE as PLAYED_TITLE
+from games.play.bot_match import TITLE as PLAYED_TITLE
 
 DEMO_TITLE = "Demo: {variant} bots, game {number}"
 

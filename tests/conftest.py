@@ -125,7 +125,7 @@ _BOT_MATCHES: dict[tuple[str, int, int], Any] = {}
 
 def _bot_match(variant: str, hands: int, seed: int) -> Any:
     """The bots' match for these seeds, played once per process."""
-    from games.bots import simulate
+    from games.bots.simulation import simulate
 
     key = (variant, hands, seed)
     if key not in _BOT_MATCHES:
@@ -141,7 +141,7 @@ def bot_document(seed: int, *, variant: str = "sichuan", hands: int = 1, **chang
     """
     import dataclasses
 
-    from games.log import dumps
+    from games.records.log import dumps
 
     match = _bot_match(variant, hands, seed)
     if changes:

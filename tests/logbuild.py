@@ -22,10 +22,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from games.log import LogError, read_log, write_log
-from games.match import MatchResult, Replayer, replay
-from games.registry import table_class
-from games.table import Table
+from games.core.table import Table
+from games.records.log import LogError, read_log, write_log
+from games.records.match import MatchResult, Replayer, replay
+from games.variants.registry import table_class
 
 Doc = dict[str, Any]
 Event = dict[str, Any]

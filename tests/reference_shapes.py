@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from games import shapes
-from games.shapes import INF, MAX_SETS
+from games.core import shapes
+from games.core.shapes import INF, MAX_SETS
 
 WIDTH = (MAX_SETS + 1) * 2  # index m * 2 + p
 Vector = tuple[int, ...]

@@ -19,7 +19,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation import tasks
 from replays.models import (
     Annotation,
@@ -234,7 +234,7 @@ def test_make_puzzles_from_one_hand(client: Client, editor: Any,
                                     data: dict[str, Any]) -> None:
     match = data["match"]
     Puzzle.objects.filter(match=match).exclude(pk=data["puzzle"].pk).delete()
-    from games import puzzles as engine
+    from games.training import puzzles as engine
     from replays.library.board import replayed_match
 
     spots = list(engine.ready_spots(replayed_match(match).match))

@@ -1,4 +1,4 @@
-"""Decision annotation (games/analysis.py, docs/analysis.md, ``python -m games analyze``).
+"""Decision annotation (games/analysis/annotation.py, docs/analysis.md, ``python -m games analyze``).
 
 - Hand-built positions, one per variant with and without wildcards, where the best
   discard is known and its shanten, accepted tiles (unseen copies) and scored waits
@@ -28,7 +28,7 @@ from typing import Any
 
 import pytest
 
-from games.analysis import (
+from games.analysis.annotation import (
     Decision,
     HandAnalysis,
     Outcome,
@@ -36,12 +36,12 @@ from games.analysis import (
     analyze_json,
     analyze_match,
 )
-from games.bots import simulate
-from games.cli import main
-from games.log import Event, Match, dumps, read_log, write_log
-from games.match import Replayer, replay
-from games.table import Phase, Table
-from games.tiles import TILES, Tile
+from games.bots.simulation import simulate
+from games.commands.cli import main
+from games.core.table import Phase, Table
+from games.core.tiles import TILES, Tile
+from games.records.log import Event, Match, dumps, read_log, write_log
+from games.records.match import Replayer, replay
 from tests.conftest import ROOT
 from tests.logbuild import (
     SC_NOT_READY_0,
@@ -883,9 +883,9 @@ def random_shapes(variant: str, count: int, seed: int) -> Iterator[tuple[Any, li
     """Positions (melds, wildcards, void) with random concealed counts of 3n+1 or 3n+2 tiles."""
     import random
 
-    from games.position import Position
-    from games.registry import VARIANTS as CLASSES
-    from games.tiles import Meld
+    from games.core.position import Position
+    from games.core.tiles import Meld
+    from games.variants.registry import VARIANTS as CLASSES
 
     cls = CLASSES[variant]
     rng = random.Random(seed)
@@ -909,7 +909,7 @@ def random_shapes(variant: str, count: int, seed: int) -> Iterator[tuple[Any, li
 
 @pytest.mark.parametrize("step", (1, -1))
 def test_it_needs_after_each_kind_what_the_changed_hand_needs(step: int) -> None:
-    from games import shapes
+    from games.core import shapes
     from tests import reference_shapes as plain
 
     for variant in VARIANTS:
@@ -923,7 +923,7 @@ def test_it_needs_after_each_kind_what_the_changed_hand_needs(step: int) -> None
 def test_it_builds_and_combines_vectors_like_the_plain_definitions() -> None:
     import random
 
-    from games import shapes
+    from games.core import shapes
     from tests import reference_shapes as plain
 
     rng = random.Random(29)
@@ -950,7 +950,7 @@ def test_it_builds_and_combines_vectors_like_the_plain_definitions() -> None:
 _THREADED_TABLES = """
 import json, random, sys, threading
 sys.setswitchinterval(1e-6)  # switch threads as often as possible
-from games import shapes
+from games.core import shapes
 
 def work(seed, out):
     rng = random.Random(seed)
@@ -1001,7 +1001,7 @@ def test_it_gives_the_shanten_after_each_draw_of_the_plain_definition(variant: s
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_shanten_steps_give_the_vectors_entries_one_kind_at_a_time(variant: str) -> None:
-    from games import shapes
+    from games.core import shapes
     from tests import reference_shapes as plain
 
     for position, counts, wild in random_shapes(variant, 400, 17):
@@ -1073,9 +1073,9 @@ def test_jiaxing_may_win_is_never_too_strict() -> None:
     and it does turn hands down."""
     import random
 
-    from games.jiaxing import Jiaxing
-    from games.position import Position
-    from games.tiles import Meld
+    from games.core.position import Position
+    from games.core.tiles import Meld
+    from games.variants.jiaxing import Jiaxing
 
     rng = random.Random(23)
     turned_down = wins = 0

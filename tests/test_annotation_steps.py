@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation.services import is_mistake, loss
 from replays.library.services import store_document
 from replays.models import Annotation, AnnotationStep, Match

@@ -46,7 +46,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.models import Count, Q
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation import tasks
 from replays.library import services
 from replays.models import Annotation, Hand, Match
@@ -66,8 +66,8 @@ def document(seed: int, variant: str = "sichuan", hands: int = 2) -> bytes:
     """A valid document played by the bots (played once per process)."""
     key = (variant, hands, seed)
     if key not in _DOCUMENTS:
-        from games.bots import simulate
-        from games.log import dumps
+        from games.bots.simulation import simulate
+        from games.records.log import dumps
 
         _DOCUMENTS[key] = dumps(simulate(variant, hands, seed)).encode()
     return _DOCUMENTS[key]

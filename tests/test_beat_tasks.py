@@ -31,7 +31,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation import tasks
 from replays.library import services
 from replays.models import Annotation, DailyPuzzle, Match, WorkerHeartbeat

@@ -12,10 +12,10 @@ from collections import Counter
 
 import pytest
 
-from games.bots import coverage, simulate
-from games.log import dumps, loads, read_log, write_log
-from games.match import replay
-from games.settlement import deltas_of
+from games.bots.simulation import coverage, simulate
+from games.core.settlement import deltas_of
+from games.records.log import dumps, loads, read_log, write_log
+from games.records.match import replay
 
 SEEDS = (1, 2, 3, 4)
 

@@ -34,8 +34,8 @@ pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
 
 def make_document(seed: int) -> bytes:
-    from games.bots import simulate
-    from games.log import dumps
+    from games.bots.simulation import simulate
+    from games.records.log import dumps
 
     return dumps(simulate(VARIANT, HANDS, seed)).encode()
 
@@ -62,7 +62,7 @@ def viewer_url(live_server: Any, transactional_db: None, document: bytes) -> str
 
 
 def steps_in(hand: int, document: bytes) -> int:
-    from games.log import loads
+    from games.records.log import loads
 
     return len(loads(document.decode()).hands[hand - 1].events)
 

@@ -36,8 +36,8 @@ pytestmark = [pytest.mark.browser,
 
 @pytest.fixture(scope="session")
 def document() -> bytes:
-    from games.bots import simulate
-    from games.log import dumps
+    from games.bots.simulation import simulate
+    from games.records.log import dumps
 
     return dumps(simulate(VARIANT, HANDS, SEED)).encode()
 
@@ -74,7 +74,7 @@ def annotated(live_server: Any, transactional_db: None, document: bytes) -> Anno
     """The match stored as an upload would be; its annotation runs in-process on commit."""
     from django.db import transaction
 
-    from games.analysis import ENGINE_VERSION
+    from games.analysis.annotation import ENGINE_VERSION
     from replays.library.services import store_document
     from replays.models import Annotation, Match
 

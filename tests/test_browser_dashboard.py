@@ -74,7 +74,7 @@ def filled(transactional_db: None, django_user_model: Any,
     puzzle attempts in three variants and sign-ups. Nothing is queued while it is made."""
     from django.utils import timezone
 
-    from games.analysis import ENGINE_VERSION
+    from games.analysis.annotation import ENGINE_VERSION
     from replays.library import services
     from replays.models import Annotation, Attempt, DailyPuzzle, Match, Puzzle, WorkerHeartbeat
     from replays.puzzles import services as puzzles

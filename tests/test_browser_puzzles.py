@@ -120,7 +120,7 @@ def test_it_solves_the_jiaxing_daily_with_the_mouse(page: Page, site: str,
 
 
 def _tiles() -> Any:
-    from games.tiles import TILES
+    from games.core.tiles import TILES
 
     return TILES
 

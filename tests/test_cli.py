@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from games.cli import main
+from games.commands.cli import main
 from tests.conftest import ROOT
 
 

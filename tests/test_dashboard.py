@@ -19,7 +19,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation import tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
 from replays.operations import charts, dashboard, views

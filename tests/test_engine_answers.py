@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-from games import cli
-from games.bots import simulate
-from games.log import EngineFault, MatchLog, write_log
-from games.play import PlayMatch
-from games.value import ValueInputError
-from games.value_table import LogPoint, table_values
+from games.analysis.value import ValueInputError
+from games.analysis.value_table import LogPoint, table_values
+from games.bots.simulation import simulate
+from games.commands import cli
+from games.play.bot_match import PlayMatch
+from games.records.log import EngineFault, MatchLog, write_log
 
 
 def run(argv: list[str], stdin: str = "") -> tuple[int, Any]:
@@ -127,7 +127,7 @@ def test_it_answers_an_engine_failure_as_json_naming_the_point(
     point = next(decision_points(match, 2))
     request = {"model": "table", "log": write_log(match), "hand": 2, "event": point.event,
                "seat": point.seat, "samples": 2, "seed": 1}
-    monkeypatch.setattr("games.value_table.play_out", broken)
+    monkeypatch.setattr("games.analysis.value_table.play_out", broken)
     status, answer = run(["value"], json.dumps(request))
     assert status == 2
     error = answer["error"]
@@ -138,7 +138,7 @@ def test_it_answers_an_engine_failure_as_json_naming_the_point(
 
 def test_it_names_the_hand_and_event_where_a_replay_failed(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    from games.table import Table
+    from games.core.table import Table
 
     original = Table.apply
 

@@ -17,15 +17,15 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from games import settlement
-from games.bots import simulate
-from games.log import Event, Match, read_log
-from games.match import Replayer
-from games.position import Position
-from games.sichuan import Sichuan
-from games.table import Table
-from games.tiles import TILES, Tile
-from games.variants import Score
+from games.bots.simulation import simulate
+from games.core import settlement
+from games.core.position import Position
+from games.core.table import Table
+from games.core.tiles import TILES, Tile
+from games.core.variant import Score
+from games.records.log import Event, Match, read_log
+from games.records.match import Replayer
+from games.variants.sichuan import Sichuan
 from tests.logbuild import single
 from tests.test_logs_play import VALID
 from tests.test_rules_precision import jx_kong_on_the_last_tile, sc_kong_then_winner_leaves

@@ -1,7 +1,7 @@
 """The engine's refusals read as Chinese on Chinese pages (issue 15).
 
 Every refusal the engine can raise keeps its template and parameters
-(``games.messages.Message``): the templates are found in the engine's source by an AST
+(``games.core.messages.Message``): the templates are found in the engine's source by an AST
 walk, so a new sentence without a Chinese translation fails here; the English message
 is exactly the template formatted with its parameters (the command line's contract);
 a refused upload and a refused move on the play table read as Chinese, tiles by name.
@@ -25,10 +25,10 @@ from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.log import LogError, loads
-from games.match import replay
-from games.messages import Message, plain, template_of
-from games.tiles import TILES
+from games.core.messages import Message, plain, template_of
+from games.core.tiles import TILES
+from games.records.log import LogError, loads
+from games.records.match import replay
 from replays.library.engine_refusals import CATALOGUE, catalogue_key, refusal, render
 
 from .conftest import bot_document

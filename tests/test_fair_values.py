@@ -20,8 +20,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION
-from games.value_pass import VALUE_MODEL_VERSION
+from games.analysis.annotation import ENGINE_VERSION
+from games.analysis.value_pass import VALUE_MODEL_VERSION
 from replays.annotation import values
 from replays.models import HandValues, Match
 

@@ -15,9 +15,10 @@ from typing import Any
 
 import pytest
 
-from games.position import Position, PositionError
-from games.tiles import parse_tiles
-from games.variants import Discard, DiscardTable, Score, Waits
+from games.core.position import Position, PositionError
+from games.core.tiles import parse_tiles
+from games.core.variant import Discard, DiscardTable, Score, Waits
+from games.variants.positions import read_position
 
 WILD = "8p"
 
@@ -36,7 +37,7 @@ def position(hand: str, win_tile: str | None = None, **fields: Any) -> Position:
     if win_tile is not None:
         data["win_tile"] = win_tile
     data.update(fields)
-    return Position.from_json(data)
+    return read_position(data)
 
 
 def score(hand: str, win_tile: str | None = None, **fields: Any) -> Score:

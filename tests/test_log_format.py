@@ -19,8 +19,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-import games.log
-from games.log import (
+import games.records.log
+from games.core.tiles import TILES, Tile
+from games.records.log import (
     MAX_DEPTH,
     MAX_EVENTS,
     MAX_HANDS,
@@ -34,8 +35,7 @@ from games.log import (
     schema,
     write_log,
 )
-from games.registry import VARIANTS
-from games.tiles import TILES, Tile
+from games.variants.registry import VARIANTS
 
 from .conftest import ROOT
 
@@ -239,7 +239,7 @@ def test_it_accepts_every_sample_by_schema(name: str) -> None:
 
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_it_round_trips_bot_matches_that_the_schema_accepts(variant: str) -> None:
-    from games.bots import simulate
+    from games.bots.simulation import simulate
 
     match = simulate(variant, 3, seed=11)
     doc = write_log(match)
@@ -328,7 +328,7 @@ def test_it_documents_an_example_that_reads_and_round_trips() -> None:
 
 
 def test_it_keeps_its_docstring_examples_true() -> None:
-    failures, tried = doctest.testmod(games.log)
+    failures, tried = doctest.testmod(games.records.log)
     assert failures == 0 and tried > 10
 
 
@@ -682,7 +682,7 @@ def test_it_reads_nested_values_it_does_not_expect_without_a_traceback() -> None
 
 
 def test_it_rejects_a_text_too_long(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(games.log, "MAX_CHARS", 100)
+    monkeypatch.setattr(games.records.log, "MAX_CHARS", 100)
     with pytest.raises(LogError, match="longer than 100 characters"):
         loads(" " * 101)
 
@@ -755,4 +755,4 @@ def test_it_keeps_the_schema_limits_in_step_with_the_reader() -> None:
     for name in VARIANTS:
         hand = document["$defs"][f"{name}Hand"]["properties"]
         assert hand["events"]["maxItems"] == MAX_EVENTS
-        assert hand["wall"]["maxItems"] == games.log._wall_room(VARIANTS[name])
+        assert hand["wall"]["maxItems"] == games.records.log._wall_room(VARIANTS[name])

@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-from games.bots import simulate
-from games.log import LogError, dumps, loads, read_log, write_log
-from games.match import MatchResult, replay
-from games.tiles import parse_tiles
+from games.bots.simulation import simulate
+from games.core.tiles import parse_tiles
+from games.records.log import LogError, dumps, loads, read_log, write_log
+from games.records.match import MatchResult, replay
 
 Doc = dict[str, Any]
 Event = dict[str, Any]

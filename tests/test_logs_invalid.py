@@ -2,7 +2,7 @@
 
 Every test builds a ``mahjong-log/1`` document (with :mod:`tests.logbuild`, or
 by mutating a bot-played one), replays it (``replay(read_log(doc))``) and checks
-the :class:`games.log.LogError`: the rule id of RULES.md that is broken, the
+the :class:`games.records.log.LogError`: the rule id of RULES.md that is broken, the
 1-based hand and event where it is broken and a fragment of the sentence. The
 expected rule comes from RULES.md and LOG-FORMAT.md, not from the engine.
 
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-from games.bots import simulate
-from games.log import LogError, loads, write_log
+from games.bots.simulation import simulate
+from games.records.log import LogError, loads, write_log
 
 from .conftest import ROOT
 from .logbuild import (

@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from games.bots import simulate
-from games.log import read_log, write_log
-from games.match import MatchResult
-from games.table import Phase
+from games.bots.simulation import simulate
+from games.core.table import Phase
+from games.records.log import read_log, write_log
+from games.records.match import MatchResult
 
 from .logbuild import (
     EARTHLY,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from games.play import TITLE, commitment
+from games.play.bot_match import TITLE, commitment
 from replays.models import Match
 from replays.titles import demo_title, shown_title
 

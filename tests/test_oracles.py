@@ -24,9 +24,9 @@ from collections.abc import Callable, Sequence
 from mahjong.agari import Agari
 from mahjong.shanten import Shanten
 
-from games import shapes
-from games.position import Position
-from games.tiles import TILES, format_tiles, tiles_of
+from games.core import shapes
+from games.core.tiles import TILES, format_tiles, tiles_of
+from games.variants.positions import read_position
 
 WALL_136 = [kind for kind in range(34) for _ in range(4)]
 WALL_108 = [kind for kind in range(27) for _ in range(4)]
@@ -172,7 +172,7 @@ def complete_by_decomposer(counts: Sequence[int], wild: int, sets: int) -> bool:
 def test_it_has_a_decomposer_that_reads_known_hands_c3_c4() -> None:
     """The test's own reference reads a few hands worked by hand (C-3, C-4)."""
     def counts(text: str) -> list[int]:
-        from games.tiles import counts_of, parse_tiles
+        from games.core.tiles import counts_of, parse_tiles
         return counts_of(parse_tiles(text))
 
     assert complete_by_decomposer(counts("11122233344455m"), 0, 4)
@@ -345,7 +345,7 @@ def test_it_matches_brute_force_substitution_with_3_wildcards_c4() -> None:
 
 def test_it_lets_a_wildcard_be_a_fifth_copy_c4() -> None:
     """C-4: a wildcard may stand for a kind whose four real copies are in the hand."""
-    from games.tiles import counts_of, parse_tiles
+    from games.core.tiles import counts_of, parse_tiles
 
     counts = counts_of(parse_tiles("1111m234p567p789p"))  # + wildcard as 1m: 111m 11m
     assert shapes.is_complete_shape(counts, 4, 1)
@@ -405,13 +405,13 @@ def test_it_matches_the_decomposer_on_putian_17_tile_hands_pt_5_1() -> None:
         win_tile = rng.choice(hand)
         base = {"variant": "putian", "hand": text, "wildcards": [str(TILES[g]) for g in gold_kinds],
                 "seat": 1, "dealer": 0}
-        position = Position.from_json({**base, "win_tile": str(win_tile), "self_draw": True})
+        position = read_position({**base, "win_tile": str(win_tile), "self_draw": True})
         drawn = position.variant.score(position).win
         if drawn != (expected or bomb):
             bad.append(f"{label} self-drawn {win_tile}: score win {drawn}, shape {expected}, "
                        f"bomb {bomb}")
         if counts[win_tile.kind]:  # a real tile: may also be won on a discard (PT-5.2)
-            position = Position.from_json({**base, "win_tile": str(win_tile)})
+            position = read_position({**base, "win_tile": str(win_tile)})
             discarded = position.variant.score(position).win
             if discarded != expected:
                 bad.append(f"{label} on discard {win_tile}: score win {discarded}, "
@@ -475,7 +475,7 @@ def test_it_matches_replacement_brute_force_for_putian_shanten_pt_5_1() -> None:
         label = f"{hand} golds {TILES[gold_kinds[0]]},{TILES[gold_kinds[1]]}"
         ours = shapes.shanten(counts, 5, wild, honours=False)
         seen.add(_check_replacement(label, counts, wild, 5, ours, None, bad))
-        position = Position.from_json({"variant": "putian", "hand": hand,
+        position = read_position({"variant": "putian", "hand": hand,
                                        "wildcards": [str(TILES[g]) for g in gold_kinds]})
         if position.variant.shanten(position) != ours:
             bad.append(f"{label}: Putian.shanten {position.variant.shanten(position)}, "
@@ -595,7 +595,7 @@ def test_it_takes_the_best_of_both_shapes_for_sichuan_shanten_sc_4_1() -> None:
         obj: dict[str, object] = {"variant": "sichuan", "hand": format_tiles(tiles_of(counts))}
         if void is not None:
             obj["void"] = "mps"[void]
-        position = Position.from_json(obj)
+        position = read_position(obj)
         voids = [void] if void is not None else [0, 1, 2]
         want = min(min(shapes.shanten(counts, 4, void=v, honours=False),
                        _seven_pairs_reference(counts, v)) for v in voids)
@@ -637,7 +637,7 @@ def test_it_scores_seven_pairs_with_four_identical_tiles_sc_4_1_sc_5_8() -> None
         void = next(s for s in range(3) if s not in suits)
         hand = tiles_of(counts)
         self_draw = rng.random() < 0.5
-        position = Position.from_json({
+        position = read_position({
             "variant": "sichuan", "hand": format_tiles(hand), "win_tile": str(rng.choice(hand)),
             "void": "mps"[void], "self_draw": self_draw, "seat": 1, "dealer": 0,
             "rules": {"cap_fan": 20}})

@@ -1,4 +1,4 @@
-"""Playing against the bots, the engine side (issue 14): games/play.py.
+"""Playing against the bots, the engine side (issue 14): games/play/bot_match.py.
 
 A seeded human answers every decision with a legal action (at random, or the
 hint's first choice, to reach wins, ready hands and contracts too). Every view
@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
-from games.log import dumps, loads
-from games.match import replay
-from games.play import (
+from games.core.table import Phase
+from games.core.tiles import TILES
+from games.play.bot_match import (
     IllegalAction,
     PlayError,
     PlayMatch,
@@ -30,8 +30,8 @@ from games.play import (
     play_randomly,
     verify,
 )
-from games.table import Phase
-from games.tiles import TILES
+from games.records.log import dumps, loads
+from games.records.match import replay
 
 VARIANTS = ("jiaxing", "putian", "sichuan")
 HANDS_PER_VARIANT = 200
@@ -442,7 +442,7 @@ def test_it_reveals_the_hands_at_the_end_and_a_sichuan_winners_hand() -> None:
 def test_it_checks_a_deal_from_the_command_line(tmp_path: Any) -> None:
     import io
 
-    from games.cli import main
+    from games.commands.cli import main
 
     match = PlayMatch.start("putian", seed="by hand", seat=3, hands=2)
     play_randomly(match, random.Random(6))
@@ -458,7 +458,7 @@ def test_it_checks_a_deal_from_the_command_line(tmp_path: Any) -> None:
 
 
 def test_it_times_a_players_action_against_the_bots() -> None:
-    from games.bench import bench_play
+    from games.commands.bench import bench_play
 
     figures = bench_play(7, matches=1, hands=1)
     for variant in VARIANTS:
@@ -487,22 +487,22 @@ def test_it_refuses_a_malformed_stored_match(broken: dict[str, Any]) -> None:
 # -- chosen deals: the rarer decisions, step by step -------------------------------------
 #
 # These hands come from tests/logbuild.py (a chosen deal and wall, RULES.md's scenarios).
-# ``games.play.deal_hand`` is replaced by one returning that hand, and the match is
+# ``games.play.bot_match.deal_hand`` is replaced by one returning that hand, and the match is
 # restored from a stored row whose log holds the scripted events so far.
 
 
 def _scripted(monkeypatch: pytest.MonkeyPatch, builder: Any, seat: int) -> PlayMatch:
     from dataclasses import replace
 
-    import games.play
-    from games.log import read_log
+    import games.play.bot_match
+    from games.records.log import read_log
 
     from .logbuild import document
 
     doc = document(builder.variant, builder)
     setup = {**doc["hands"][0], "events": [{"type": "end", "reason": "abandoned"}]}
     hand = replace(read_log({**doc, "hands": [setup]}).hands[0], events=())
-    monkeypatch.setattr(games.play, "deal_hand", lambda replayer, dealer, number: hand)
+    monkeypatch.setattr(games.play.bot_match, "deal_hand", lambda replayer, dealer, number: hand)
     stored = {"format": "mahjong-play/1", "seat": seat, "hands": 1, "step": 1,
               "seed": "scripted", "log": doc}
     return PlayMatch.from_json(stored)

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.log import loads
-from games.play import verify
-from games.registry import VARIANTS
-from games.tiles import TILES
+from games.core.tiles import TILES
+from games.play.bot_match import verify
+from games.records.log import loads
+from games.variants.registry import VARIANTS
 from replays.library.services import check_document
 from replays.models import Hand
 from replays.play import services

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games.play import PlayMatch
+from games.play.bot_match import PlayMatch
 from replays.models import Match
 from replays.play.models import PlayedMatch
 from tests.test_play_site import act, start, state
@@ -135,7 +135,7 @@ def test_a_sichuan_leaver_is_charged_and_the_others_play_on(client: Client,
     (to the house) is at least the cap points for each of the three still in; the
     compensation to the others only lowers the leaver's result further; the hand is
     played out without them. (Alice asks for the match she left to be kept.)"""
-    from games.registry import VARIANTS
+    from games.variants.registry import VARIANTS
 
     client.force_login(alice)
     pid = start(client, "sichuan", hands=4)
@@ -266,8 +266,8 @@ def test_leaving_at_any_moment_ends_a_match_that_restores_and_verifies(variant: 
     leaver on their own turn is charged from the best hand a discard would leave, SC-6.6.)"""
     import random
 
-    from games.log import dumps, loads
-    from games.play import IllegalAction, verify
+    from games.play.bot_match import IllegalAction, verify
+    from games.records.log import dumps, loads
 
     left = 0
     for number in range(40):

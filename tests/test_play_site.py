@@ -14,8 +14,8 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from games.log import loads
-from games.play import verify
+from games.play.bot_match import verify
+from games.records.log import loads
 from replays.models import Match
 from replays.play.models import PlayedMatch
 
@@ -63,7 +63,7 @@ def play_out(client: Client, pid: str, rng: random.Random) -> dict[str, Any]:
 def test_it_shows_the_start_form_with_the_variants_options(client: Client) -> None:
     page = client.get("/play/").content.decode()
     assert 'name="variant"' in page and 'name="hands"' in page and 'name="seat"' in page
-    from games.registry import VARIANTS
+    from games.variants.registry import VARIANTS
     for name, variant in VARIANTS.items():
         for option in variant.OPTIONS:
             assert f'name="{name}-{option}"' in page
@@ -352,8 +352,8 @@ def test_the_players_own_moves_read_in_the_second_person(kind: str, fields: dict
     made on the player's tile ("Ada pungs 5 Dots from you"), in English and Chinese."""
     from django.utils import translation
 
-    from games.events import Event
-    from games.tiles import Tile
+    from games.core.events import Event
+    from games.core.tiles import Tile
     from replays.play.table import in_second_person
 
     names = ("Ada", "You", "Cy", "Di")

@@ -21,11 +21,12 @@ from typing import Any
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from games import shapes
-from games.position import Position, PositionError
-from games.reading import Group, readings
-from games.tiles import TILES, Tile, counts_of, format_tiles, parse_tiles
-from games.variants import DiscardTable, Waits
+from games.core import shapes
+from games.core.position import Position, PositionError
+from games.core.reading import Group, readings
+from games.core.tiles import TILES, Tile, counts_of, format_tiles, parse_tiles
+from games.core.variant import DiscardTable, Waits
+from games.variants.positions import read_position
 
 SUITED = list(range(27))
 HONOURS = list(range(27, 34))
@@ -238,7 +239,7 @@ def sichuan_hand(draw: st.DrawFn, size: int, swaps: int = 1) -> tuple[dict[str, 
 
 def _position(obj: dict[str, Any]) -> Position:
     try:
-        return Position.from_json(obj)
+        return read_position(obj)
     except PositionError:
         assume(False)
         raise  # unreachable: assume(False) stops the example
@@ -269,7 +270,7 @@ def _check_waits(obj: dict[str, Any], drawable: Sequence[int]) -> None:
     for kind in drawable:
         tile = str(TILES[kind])
         try:
-            grown = Position.from_json({**obj, "hand": obj["hand"] + tile, "win_tile": tile})
+            grown = read_position({**obj, "hand": obj["hand"] + tile, "win_tile": tile})
         except PositionError:
             # No such tile left to draw (C-1, PT-2): a wait on it can have none remaining.
             if kind in listed:
@@ -336,7 +337,7 @@ def _check_discards(obj: dict[str, Any]) -> DiscardTable:
     for option in table.discards:
         rest = list(position.hand)
         rest.remove(option.tile)
-        after = Position.from_json({**obj, "hand": format_tiles(rest)})
+        after = read_position({**obj, "hand": format_tiles(rest)})
         expected = after.variant.ready_shanten(after)
         assert option.after.shanten == expected, (obj, str(option.tile))
     event(f"shanten {min(own, 2)}")

@@ -16,8 +16,9 @@ from typing import Any
 
 import pytest
 
-from games.position import Position, PositionError
-from games.variants import DiscardTable, Score, Waits
+from games.core.position import Position, PositionError
+from games.core.variant import DiscardTable, Score, Waits
+from games.variants.positions import read_position
 
 from .conftest import find_shared_rules
 
@@ -34,7 +35,7 @@ def position(**fields: Any) -> Position:
     data: dict[str, Any] = {"variant": "putian", "hand": PLAIN, "win_tile": "9p",
                             "wildcards": GOLDS, "seat": 0, "dealer": 0}
     data.update(fields)
-    return Position.from_json(data)
+    return read_position(data)
 
 
 def score(**fields: Any) -> Score:
@@ -563,7 +564,7 @@ def _examples(variant: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("example", _examples("putian"), ids=lambda e: e["about"][:40])
 def test_it_answers_the_putian_examples_pt_7_2(example: dict[str, Any]) -> None:
     """The shared examples (e.g. PT-7.2: one laid-out white → (1 + 1) × 2 = 4)."""
-    p = Position.from_json(example["input"])
+    p = read_position(example["input"])
     if example["command"] == "score":
         out = p.variant.score(p).to_json()
         for key, value in example["output_includes"].items():
@@ -683,7 +684,7 @@ def test_it_wants_16_or_17_tiles_for_waits_pt_5_1() -> None:
 
 def test_it_rejects_an_unknown_variant() -> None:
     with pytest.raises(PositionError, match='unknown variant "putien"'):
-        Position.from_json({"variant": "putien", "hand": PLAIN})
+        read_position({"variant": "putien", "hand": PLAIN})
 
 
 def test_it_rejects_an_unknown_rules_option() -> None:

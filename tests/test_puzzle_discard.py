@@ -14,15 +14,15 @@ import pytest
 from django.db import transaction
 from django.test import Client, override_settings
 
-from games import discard_puzzles
-from games.analysis import analyze_hand
-from games.bots import simulate
-from games.match import Replayer
-from games.position import Position
-from games.themes import themes_of
-from games.tiles import Tile
-from games.value import solo_values
-from games.value_pass import BIG, severity, value_hand
+from games.analysis.annotation import analyze_hand
+from games.analysis.value import solo_values
+from games.analysis.value_pass import BIG, severity, value_hand
+from games.bots.simulation import simulate
+from games.core.tiles import Tile
+from games.records.match import Replayer
+from games.training import discard_puzzles
+from games.training.themes import themes_of
+from games.variants.positions import read_position
 from replays.library.services import store_document
 from replays.models import Attempt, Match, Puzzle, RatingChange
 from replays.puzzles import services as puzzles
@@ -59,7 +59,7 @@ def test_it_stores_what_the_solo_values_say_for_generated_puzzles(variant: str,
     for seed in range(seeds):
         for difficulty in (1, 2, 3):
             data, answer = discard_puzzles.generate(variant, difficulty, f"t{seed}")
-            position = Position.from_json(data)
+            position = read_position(data)
             assert len(position.hand) == position.variant.concealed_size(position)
             assert_clear(answer)
             tiles = {Tile.parse(c["tile"]) for c in answer["choices"]}
@@ -128,7 +128,7 @@ def test_it_keeps_the_values_passs_clearly_best_discards_and_no_others() -> None
             alternatives[r["index"]]["action"]["tile"] for r in rows]
         assert [c["expected_points"] for c in spot.answer["choices"]] == [
             r["expected_points"] for r in rows]
-        position = Position.from_json(spot.position)
+        position = read_position(spot.position)
         assert position.seat == key[2]
         exact = {Tile.parse(c["tile"]) for c in spot.answer["choices"] if c["exact"]}
         if exact:  # the position and draws as the values pass saw them: exact rows agree
@@ -165,7 +165,7 @@ def test_it_asks_for_one_tile_of_the_hand_and_answers_with_every_value(
         markup = page(client.get(puzzle.get_absolute_url()))
         assert "What to discard?" in text_of(markup)
         choices = set(re.findall(r'<input type="radio" name="tile" value="([^"]+)"', markup))
-        assert choices == {str(t) for t in Position.from_json(puzzle.position).hand}
+        assert choices == {str(t) for t in read_position(puzzle.position).hand}
         assert "discard-table" not in markup
         markup = page(client.post(f"/puzzles/{puzzle.public_id}/answer/",
                                   {"tile": puzzle.answer["best"]}, headers=HTMX))
@@ -183,7 +183,7 @@ def test_it_asks_for_one_tile_of_the_hand_and_answers_with_every_value(
 
 def test_it_refuses_a_tile_not_in_the_hand(client: Client, discard: dict[str, Puzzle]) -> None:
     puzzle = discard["sichuan"]
-    held = {str(t) for t in Position.from_json(puzzle.position).hand}
+    held = {str(t) for t in read_position(puzzle.position).hand}
     other = next(code for code in ("1z", "5z", "9s", "9m") if code not in held)
     response = client.post(f"/puzzles/{puzzle.public_id}/answer/", {"tile": other},
                            headers=HTMX)

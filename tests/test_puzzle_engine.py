@@ -1,4 +1,4 @@
-"""Tests of the puzzle engine ``games.puzzles`` (answers, marking, generator, ladder).
+"""Tests of the puzzle engine ``games.training.puzzles`` (answers, marking, generator, ladder).
 
 - Answers (``solve``) per variant, on hands whose winning tiles are worked out by hand
   from RULES.md: JX-5.1/JX-5.3 and the wildcard (C-4) for Jiaxing, golds (PT-2) and
@@ -32,10 +32,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import games.puzzles
-from games.bots import simulate
-from games.position import Position
-from games.puzzles import (
+import games.training.puzzles
+from games.bots.simulation import simulate
+from games.core.position import Position
+from games.core.tiles import Tile, counts_of, parse_tiles
+from games.core.variant import Score
+from games.training.puzzles import (
     LADDER,
     Answer,
     PuzzleError,
@@ -50,8 +52,7 @@ from games.puzzles import (
     solve,
     standing,
 )
-from games.tiles import Tile, counts_of, parse_tiles
-from games.variants import Score
+from games.variants.positions import read_position
 
 from .conftest import ROOT
 
@@ -66,7 +67,7 @@ SICHUAN = {"variant": "sichuan", "seat": 1, "dealer": 0, "self_draw": True}
 
 
 def answer_of(base: dict[str, Any], hand: str, **fields: Any) -> Answer:
-    return solve(Position.from_json({**base, "hand": hand, **fields}))
+    return solve(read_position({**base, "hand": hand, **fields}))
 
 
 def points_of(answer: Answer) -> dict[str, int]:
@@ -222,8 +223,8 @@ def test_it_never_wins_while_holding_the_void_suit_sc_4_2() -> None:
     no tile wins, so it is no puzzle."""
     data = {**SICHUAN, "hand": "123m 456m 789m 11p 55s", "void": "p"}
     with pytest.raises(PuzzleError, match="no tile wins"):
-        solve(Position.from_json(data))
-    position = Position.from_json(data)
+        solve(read_position(data))
+    position = read_position(data)
     for tile in ("1p", "5s"):
         result = score_with(position, Tile.parse(tile))
         assert not result.win and "SC-4.2" in (result.reason or ""), result.reason
@@ -244,7 +245,7 @@ def test_it_never_lists_a_kind_whose_copies_are_all_held_c_1(
         data: dict[str, Any], impossible: str, expected: set[str]) -> None:
     """C-1: 4 copies of a kind; a kind the player holds (hand and melds) all four of can't
     be drawn, so it is no wait — it is a trap that names the rule."""
-    answer = solve(Position.from_json(data))
+    answer = solve(read_position(data))
     assert impossible not in answer.tiles, [w.to_json()["remaining"] for w in answer.waits]
     assert answer.tiles == expected
     traps = {str(t.tile): t for t in answer.traps}
@@ -365,7 +366,7 @@ def test_it_generates_the_same_puzzles_in_another_process() -> None:
     gives the same positions."""
     cases = [(v, d, s) for v in VARIANTS for d in DIFFICULTIES for s in ("day-42",)]
     cases += [(v, 1, 3) for v in VARIANTS]
-    code = ("import json, sys; from games.puzzles import generate; "
+    code = ("import json, sys; from games.training.puzzles import generate; "
             "print(json.dumps([generate(v, d, s) for v, d, s in json.load(sys.stdin)], "
             "sort_keys=True))")
     hash_seed = "271828" if os.environ.get("PYTHONHASHSEED") != "271828" else "314159"
@@ -401,13 +402,13 @@ def test_it_generates_valid_ready_positions(variant: str, seed: int | str,
     """Every generated position is valid, has a winning tile, the answer doesn't change
     through JSON or ``position_json``, and no Sichuan wait is in the void suit (SC-2)."""
     data = generate(variant, difficulty, seed)
-    position = Position.from_json(data)
+    position = read_position(data)
     answer = solve(position)
     assert answer.waits
     assert len(position.hand) == position.variant.concealed_size(position) - 1
     expected = answer.to_json()
-    assert solve(Position.from_json(json.loads(json.dumps(data)))).to_json() == expected
-    assert solve(Position.from_json(position_json(position))).to_json() == expected
+    assert solve(read_position(json.loads(json.dumps(data)))).to_json() == expected
+    assert solve(read_position(position_json(position))).to_json() == expected
     assert 1 <= features(position, answer).difficulty <= 3
     if position.void is not None:
         assert all(w.tile.kind // 9 != position.void for w in answer.waits)
@@ -419,7 +420,7 @@ def test_it_generates_mostly_the_difficulty_asked_for(variant: str, difficulty: 
     """At least 80% of 40 seeds give a puzzle whose features rate the difficulty asked."""
     hits = 0
     for seed in range(40):
-        position = Position.from_json(puzzle(variant, difficulty, seed))
+        position = read_position(puzzle(variant, difficulty, seed))
         hits += features(position, solve(position)).difficulty == difficulty
     assert hits >= 32, f"{variant} difficulty {difficulty}: {hits}/40"
 
@@ -432,7 +433,7 @@ def test_it_agrees_with_score_on_every_tile_of_a_generated_puzzle(variant: str) 
     positions = tiles = 0
     for difficulty in DIFFICULTIES:
         for seed in range(6):
-            position = Position.from_json(puzzle(variant, difficulty, seed))
+            position = read_position(puzzle(variant, difficulty, seed))
             positions += 1
             answer = solve(position)
             listed = {w.tile.kind: w.score.points for w in answer.waits}
@@ -462,7 +463,7 @@ def test_it_finds_ready_spots_in_bot_matches(variant: str) -> None:
             found += 1
             event = match.hands[spot.hand - 1].events[spot.event - 1]
             assert (event.type, event.actor) == ("discard", spot.seat)
-            position = Position.from_json(spot.position)  # raises past the copies
+            position = read_position(spot.position)  # raises past the copies
             assert position.seat == spot.seat
             variant_class = position.variant
             assert len(position.hand) == variant_class.concealed_size(position) - 1
@@ -507,8 +508,8 @@ ROUND_TRIPS = [
 
 @pytest.mark.parametrize("data", ROUND_TRIPS, ids=lambda d: f"{d['variant']}-{d['hand']}")
 def test_it_round_trips_a_position_through_position_json(data: dict[str, Any]) -> None:
-    position = Position.from_json(data)
-    back = Position.from_json(json.loads(json.dumps(position_json(position))))
+    position = read_position(data)
+    back = read_position(json.loads(json.dumps(position_json(position))))
     assert Counter(back.hand) == Counter(position.hand)
     assert back.melds == position.melds
     for name in ("variant", "wildcards", "seat", "dealer", "void", "flowers", "bank",
@@ -523,11 +524,11 @@ def test_it_caps_seen_tiles_at_the_copies_in_play_c_1() -> None:
     """C-1/PT-2: ``seen`` never pushes a kind past its copies: the hand's own 55s leave
     room for two more 5s, and its 9s (a gold: 3 in play and one turned up, which ``seen``
     may list) for three more 9s."""
-    position = Position.from_json({**PUTIAN, "hand": PUTIAN_HAND})
+    position = read_position({**PUTIAN, "hand": PUTIAN_HAND})
     seen = parse_tiles("5555s 9999s 1m")
     data = position_json(position, seen=seen)
     assert Counter(parse_tiles(data["seen"])) == Counter(parse_tiles("55s 999s 1m"))
-    back = Position.from_json(data)
+    back = read_position(data)
     remaining = {str(w.tile): w.remaining for w in solve(back).waits}
     assert remaining["5s"] == 0 and remaining["9s"] == 0 and remaining["1p"] == 3
 
@@ -571,7 +572,7 @@ def test_it_places_points_on_the_jx_11_ladder(points: int, level: int,
 
 
 def test_it_passes_the_module_doctests() -> None:
-    result = doctest.testmod(games.puzzles)
+    result = doctest.testmod(games.training.puzzles)
     assert result.attempted >= 8 and result.failed == 0, result
 
 

@@ -14,7 +14,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import rating as glicko
+from games.training import rating as glicko
+from games.variants.positions import read_position
 from replays.models import Attempt, PlayerRating, Puzzle, RatingChange, TrainingRun
 from replays.puzzles import ratings
 from replays.puzzles import services as puzzles
@@ -464,13 +465,12 @@ def test_a_replay_puzzle_links_back_to_its_step_after_answering(make_match: Any,
 
 def _generated_with(theme: str, variant: str, difficulty: int) -> Puzzle:
     """The first generated puzzle (seeds ways/0, ways/1, …) the engine tags ``theme``."""
-    from games import puzzles as engine
-    from games import themes
-    from games.position import Position
+    from games.training import puzzles as engine
+    from games.training import themes
 
     for number in range(60):
         data = engine.generate(variant, difficulty, f"ways/{number}")
-        if theme in themes.themes_of(data, engine.solve(Position.from_json(data)).to_json()):
+        if theme in themes.themes_of(data, engine.solve(read_position(data)).to_json()):
             return puzzles.generated_puzzle(variant, difficulty, f"ways/{number}")
     pytest.fail(f"no {variant} puzzle shows {theme} in 60 seeds")
 
@@ -486,7 +486,7 @@ def test_the_ways_of_winning_are_themes_to_practise(db: None, client: Client, th
                                                     way: str) -> None:
     """杠上开花 / 杠上花, 抢金 and bombs are browsable like every theme: the hub links them,
     the stream serves a puzzle that shows them, and the page says how the hand wins."""
-    from games.themes import BY_KEY
+    from games.training.themes import BY_KEY
 
     made = _generated_with(theme, variant, difficulty)
     assert theme in made.themes

@@ -14,11 +14,11 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games import pay_puzzles
-from games.bots import simulate
-from games.position import Position
-from games.registry import VARIANTS
-from games.themes import THEMES, themes_of
+from games.bots.simulation import simulate
+from games.training import pay_puzzles
+from games.training.themes import THEMES, themes_of
+from games.variants.positions import read_position
+from games.variants.registry import VARIANTS
 from replays.models import Attempt, Puzzle, RatingChange
 from replays.puzzles import services as puzzles
 
@@ -56,7 +56,7 @@ def test_it_stores_what_score_and_the_table_say_for_many_generated_puzzles(varia
         for difficulty in (1, 2, 3):
             puzzle = pay_puzzles.generate(variant, difficulty, f"t{seed}")
             answer = pay_puzzles.solve(puzzle)
-            position = Position.from_json(puzzle["position"])
+            position = read_position(puzzle["position"])
             score = position.variant.score(position)
             assert score.win
             assert answer["score"] == score.to_json()
@@ -74,7 +74,7 @@ def test_it_stores_what_score_and_the_table_say_for_many_generated_puzzles(varia
 
 @pytest.mark.parametrize("variant", NAMES)
 def test_it_reads_every_win_with_the_lines_the_table_settled(variant: str) -> None:
-    from games.match import Replayer
+    from games.records.match import Replayer
 
     for seed in range(1, 40):
         match = simulate(variant, 3, seed)
@@ -129,7 +129,7 @@ def test_it_tags_themes_the_engine_sees_in_the_won_hand() -> None:
             puzzle = pay_puzzles.generate(variant, 3, f"themes{seed}")
             answer = pay_puzzles.solve(puzzle)
             tags = themes_of(puzzle["position"], answer)
-            position = Position.from_json(puzzle["position"])
+            position = read_position(puzzle["position"])
             rules = {line["rule"] for line in answer["lines"]}
             assert ("contract" in tags) == bool(rules & {"JX-10.2", "JX-10.3"})
             assert ("flower_settlement" in tags) == ("PT-7.4" in rules)

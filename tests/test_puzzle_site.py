@@ -18,9 +18,9 @@ import pytest
 from django.db import transaction
 from django.test import Client
 
-from games import puzzles as engine
-from games.position import Position
-from games.tiles import TILES, Tile, format_tiles
+from games.core.tiles import TILES, Tile, format_tiles
+from games.training import puzzles as engine
+from games.variants.positions import read_position
 from replays.library import services
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
 from replays.puzzles import services as puzzles
@@ -188,7 +188,7 @@ def test_it_stores_the_engines_own_answer(db: None) -> None:
     for variant in VARIANTS:
         for day in (MONDAY, MONDAY + dt.timedelta(days=2)):
             stored = puzzles.daily(variant, day).puzzle
-            fresh = engine.solve(Position.from_json(stored.position)).to_json()
+            fresh = engine.solve(read_position(stored.position)).to_json()
             assert fresh == stored.answer, (variant, day)
             assert stored.answer["waits"] and stored.answer["best"]
 
@@ -706,7 +706,7 @@ def test_harvest_credits_puzzles_to_the_replay_and_is_idempotent(make_match: Any
             event = match.hands.get(number=puzzle.hand_number).events[puzzle.event_number - 1]
             assert event["type"] == "discard" and event["actor"] == puzzle.seat, event
             assert len(winning(puzzle)) >= 2
-            fresh = engine.solve(Position.from_json(puzzle.position)).to_json()
+            fresh = engine.solve(read_position(puzzle.position)).to_json()
             assert fresh == puzzle.answer
         again = puzzles.harvest(match)
         assert [p.pk for p in again] == [p.pk for p in made]

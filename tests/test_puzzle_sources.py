@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from games import puzzles as engine
-from games.log import loads
-from games.play import PlayMatch
-from games.position import Position
+from games.play.bot_match import PlayMatch
+from games.records.log import loads
+from games.training import puzzles as engine
+from games.variants.positions import read_position
 from replays.models import DailyPuzzle, Match, Puzzle, shown_puzzles
 from replays.play import services as play
 from replays.play.models import PlayedMatch, PlaySettings
@@ -135,7 +135,7 @@ def test_a_consenting_players_finished_match_gives_puzzles_from_her_seat_only(
         assert (puzzle.hand_number, puzzle.event_number) in {(s.hand, s.event) for s in spots}
         event = replay.hands.get(number=1).events[puzzle.event_number - 1]
         assert event["type"] == "discard" and event["actor"] == 0
-        fresh = engine.solve(Position.from_json(puzzle.position)).to_json()
+        fresh = engine.solve(read_position(puzzle.position)).to_json()
         assert fresh == puzzle.answer
     # Charlie (anonymous) can answer it; he sees where it comes from, never whose it is.
     chosen = made[0]

@@ -1,4 +1,4 @@
-"""Puzzle themes (games/themes.py): every tag agrees with the engine on generated puzzles.
+"""Puzzle themes (games/training/themes.py): every tag agrees with the engine on generated puzzles.
 
 Each theme is checked against what the engine computes another way: scores recomputed
 tile by tile with ``score``, the waits with ``waits``, tile counts of the winning hands,
@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 
-from games import puzzles, themes
-from games.position import Position
-from games.tiles import Tile, parse_tiles
-from games.variants import Score, Waits
+from games.core.position import Position
+from games.core.tiles import Tile, parse_tiles
+from games.core.variant import Score, Waits
+from games.training import puzzles, themes
+from games.variants.positions import read_position
 
 VARIANTS = ("jiaxing", "putian", "sichuan")
 SEEDS = range(12)
@@ -33,7 +34,7 @@ def sample() -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
         for difficulty in (1, 2, 3):
             for seed in SEEDS:
                 data = puzzles.generate(variant, difficulty, f"themes/{seed}")
-                out.append((data, puzzles.solve(Position.from_json(data)).to_json()))
+                out.append((data, puzzles.solve(read_position(data)).to_json()))
     return tuple(out)
 
 
@@ -111,7 +112,7 @@ def check_ways(position: Position, answer: dict[str, Any], tags: set[str],
 @pytest.mark.parametrize("index", range(len(VARIANTS) * 3 * len(SEEDS)))
 def test_it_tags_what_the_engine_says_of_each_generated_puzzle(index: int) -> None:
     data, answer = sample()[index]
-    position = Position.from_json(data)
+    position = read_position(data)
     tags = set(themes.themes_of(data, answer))
     scores = scores_by_tile(position)
     assert set(scores) == {w["tile"] for w in answer["waits"]}
@@ -188,7 +189,7 @@ def ways_sample() -> tuple[tuple[dict[str, Any], dict[str, Any]], ...]:
         for difficulty in (1, 2, 3):
             for seed in range(60):
                 data = puzzles.generate(variant, difficulty, f"ways/{seed}")
-                position = Position.from_json(data)
+                position = read_position(data)
                 golds = sum(1 for t in position.hand if position.is_wild(t))
                 if position.after_kong or position.robbing_gold or (
                         variant == "putian" and golds >= 4):
@@ -202,7 +203,7 @@ def test_it_tags_the_ways_of_winning_of_generated_puzzles_as_the_engine_scores_t
     found = ways_sample()
     assert len(found) >= 24
     data, answer = found[index * len(found) // 24]
-    position = Position.from_json(data)
+    position = read_position(data)
     tags = set(themes.themes_of(data, answer))
     scores = scores_by_tile(position)
     assert set(scores) == {w["tile"] for w in answer["waits"]}
@@ -232,7 +233,7 @@ def test_it_tags_a_big_bomb_on_a_hand_of_five_golds() -> None:
     """PT-7.3: five golds in hand win on any draw as the big bomb (each loser pays 50); the
     sixth gold drawn makes the super bomb (each pays 100), the best wait."""
     data, answer = solved(BOMB)
-    position = Position.from_json(data)
+    position = read_position(data)
     tags = set(themes.themes_of(data, answer))
     scores = scores_by_tile(position)
     assert "bomb" in tags and "value_choice" in tags
@@ -253,12 +254,12 @@ BOMB = {"variant": "putian", "hand": "111s22s123456789m23p", "wildcards": ["1s",
 
 
 def solved(data: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    return data, puzzles.solve(Position.from_json(data)).to_json()
+    return data, puzzles.solve(read_position(data)).to_json()
 
 
 def test_it_tags_all_honours_on_a_hand_of_honours() -> None:
     data, answer = solved(ALL_HONOURS)
-    position = Position.from_json(data)
+    position = read_position(data)
     tags = themes.themes_of(data, answer)
     assert "all_honours" in tags and "all_pungs" in tags
     for tile, score in scores_by_tile(position).items():

@@ -1,4 +1,4 @@
-"""Glicko-2 (games/rating.py) against Glickman's worked example, worked by hand."""
+"""Glicko-2 (games/training/rating.py) against Glickman's worked example, worked by hand."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.rating import (
+from games.training.rating import (
     MIN_DEVIATION,
     SCALE,
     Game,

@@ -1,6 +1,6 @@
 """One reader of JSON input: a position and a hand history word the same mistake alike.
 
-Both read seats, winds, banks and wildcards with ``games.readers``; here the same
+Both read seats, winds, banks and wildcards with ``games.core.readers``; here the same
 bad value is given to each and the two sentences (rule id included) must be
 equal, so the wording can't drift apart again.
 """
@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from games.log import LogError, read_log
-from games.position import Position, PositionError
-from games.readers import ReadError, read_seat
+from games.core.position import PositionError
+from games.core.readers import ReadError, read_seat
+from games.records.log import LogError, read_log
+from games.variants.positions import read_position
 
 from .test_log_format import jiaxing
 
@@ -23,7 +24,7 @@ GOOD_POSITION = {"variant": "jiaxing", "hand": "123456789p11122z", "win_tile": "
 
 def position_sentence(field: str, value: Any) -> str:
     with pytest.raises(PositionError) as caught:
-        Position.from_json({**GOOD_POSITION, field: value})
+        read_position({**GOOD_POSITION, field: value})
     return str(caught.value)
 
 

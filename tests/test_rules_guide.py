@@ -9,8 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from games import settlement
-from games.position import Position
+from games.core import settlement
+from games.variants.positions import read_position
 from replays.library.rules_guide import CASES, anchor_for, examples, unique_anchors
 
 VARIANTS = ["jiaxing", "putian", "sichuan"]
@@ -61,7 +61,7 @@ def test_the_worked_examples_are_the_engines_scores_and_settlements(variant: str
     found = examples(variant)
     assert len(found) == len(CASES[variant]) >= 2
     for example, case in zip(found, CASES[variant], strict=True):
-        position = Position.from_json({"melds": [], **case.position})
+        position = read_position({"melds": [], **case.position})
         score = position.variant.score(position)
         assert example.score.points == score.points and example.score.win == score.win
         if example.deltas is not None:

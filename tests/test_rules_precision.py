@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.jiaxing import Jiaxing
-from games.position import Position
-from games.tiles import Meld, parse_tiles
+from games.core.position import Position
+from games.core.tiles import Meld, parse_tiles
+from games.variants.jiaxing import Jiaxing
 from tests.logbuild import (
     SC_NOT_READY_0,
     SC_NOT_READY_2,

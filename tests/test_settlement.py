@@ -1,4 +1,4 @@
-"""Tests of games.settlement: money only (RULES C-6, JX-9/JX-10, PT-6/PT-7, SC-6)."""
+"""Tests of games.core.settlement: money only (RULES C-6, JX-9/JX-10, PT-6/PT-7, SC-6)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games import settlement
-from games.settlement import (
+from games.core import settlement
+from games.core.settlement import (
     BeanSettlement,
     SettlementError,
     jiaxing_fee_deltas,

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
-from games.bots import simulate
-from games.cli import main
-from games.log import dumps, loads
-from games.match import MatchResult, replay
-from games.settlement import (
+from games.bots.simulation import simulate
+from games.commands.cli import main
+from games.core.settlement import (
     Payment,
     deltas_of,
     house_of,
     jiaxing_win_payments,
     putian_win_payments,
 )
+from games.records.log import dumps, loads
+from games.records.match import MatchResult, replay
 from tests import test_logs_play
 from tests.logbuild import run
 

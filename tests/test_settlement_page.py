@@ -11,8 +11,8 @@ import re
 import pytest
 from django.test import Client
 
-from games.log import loads
-from games.match import replay
+from games.records.log import loads
+from games.records.match import replay
 from replays.models import Match
 from tests.test_site_i18n import ZH, last_step, page, part, store, text_of
 

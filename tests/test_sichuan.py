@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from games.position import Position, PositionError
-from games.variants import DiscardTable, Score, Waits
+from games.core.position import Position, PositionError
+from games.core.variant import DiscardTable, Score, Waits
+from games.variants.positions import read_position
 
 from .conftest import find_shared_rules
 
@@ -31,7 +32,7 @@ def position(**fields: Any) -> Position:
                             "seat": 1, "dealer": 0, "void": "s"}
     data.update(fields)
     data = {k: v for k, v in data.items() if v is not None}
-    return Position.from_json(data)
+    return read_position(data)
 
 
 def score(**fields: Any) -> Score:
@@ -489,7 +490,7 @@ def _examples(variant: str) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("example", _examples("sichuan"), ids=lambda e: e["about"][:40])
 def test_it_answers_the_sichuan_examples_sc_5(example: dict[str, Any]) -> None:
     """The shared examples (SC-5.1 + SC-5.15 = 2 fan; a two-sided wait)."""
-    p = Position.from_json(example["input"])
+    p = read_position(example["input"])
     if example["command"] == "score":
         out = p.variant.score(p).to_json()
         for key, value in example["output_includes"].items():
@@ -558,7 +559,7 @@ def test_it_offers_only_void_tiles_as_discards_sc_2() -> None:
 
 def test_it_rejects_an_unknown_variant() -> None:
     with pytest.raises(PositionError, match='unknown variant "szechuan"'):
-        Position.from_json({"variant": "szechuan", "hand": PLAIN})
+        read_position({"variant": "szechuan", "hand": PLAIN})
 
 
 def test_it_rejects_an_unknown_rules_option() -> None:

@@ -24,8 +24,8 @@ from django.conf import settings
 from django.test import Client
 from django.utils import timezone, translation
 
-from games.bots import simulate
-from games.log import dumps
+from games.bots.simulation import simulate
+from games.records.log import dumps
 from replays.library.services import store_document
 from replays.models import Match, Puzzle, WorkerHeartbeat
 from replays.puzzles import services as puzzles

@@ -20,7 +20,7 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from games import log as games_log
+from games.records import log as games_log
 from replays.library import services
 from replays.models import Hand, Match
 

@@ -16,9 +16,9 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games.log import loads
-from games.match import replay
-from games.registry import VARIANTS
+from games.records.log import loads
+from games.records.match import replay
+from games.variants.registry import VARIANTS
 from replays.models import Match
 from replays.tile_names import tile_name
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from games.bots import simulate
-from games.log import Match, read_log
-from games.match import Replayer
-from games.table import Table
+from games.bots.simulation import simulate
+from games.core.table import Table
+from games.records.log import Match, read_log
+from games.records.match import Replayer
 from tests.logbuild import single
 from tests.test_logs_play import VALID
 from tests.test_rules_precision import (

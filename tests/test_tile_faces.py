@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games.tiles import TILES
+from games.core.tiles import TILES
 from replays.tile_names import suit_name, tile_name, tile_names, wind_name
 
 FACES = Path(__file__).resolve().parent.parent / "static" / "tiles"

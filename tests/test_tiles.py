@@ -4,13 +4,13 @@ import doctest
 
 import pytest
 
-import games.bench
-import games.position
-import games.reading
-import games.shapes
-import games.tiles
-import games.variants
-from games.tiles import TILES, Meld, MeldError, NotationError, Tile, format_tiles, parse_tiles
+import games.commands.bench
+import games.core.position
+import games.core.reading
+import games.core.shapes
+import games.core.tiles
+import games.core.variant
+from games.core.tiles import TILES, Meld, MeldError, NotationError, Tile, format_tiles, parse_tiles
 
 
 def test_it_parses_every_kind_c1() -> None:
@@ -78,7 +78,7 @@ def test_it_builds_melds_c3() -> None:
 
 @pytest.mark.parametrize(
     "module",
-    [games.tiles, games.shapes, games.reading, games.position, games.variants, games.bench],
+    [games.core.tiles, games.core.shapes, games.core.reading, games.core.position, games.core.variant, games.commands.bench],
 )
 def test_it_keeps_its_docstring_examples_true(module: object) -> None:
     failures, _ = doctest.testmod(module)  # type: ignore[arg-type]

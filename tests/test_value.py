@@ -16,11 +16,7 @@ from typing import Any
 
 import pytest
 
-from games.bots import simulate
-from games.cli import main
-from games.position import Position
-from games.tiles import TILES, Tile, counts_of
-from games.value import (
+from games.analysis.value import (
     WHITE,
     monte_carlo_ready,
     ready_value,
@@ -28,8 +24,13 @@ from games.value import (
     solo_values,
     unseen,
 )
-from games.value_table import LogPoint, play_choice, redeal, table_values
-from games.variants import VARIANTS
+from games.analysis.value_table import LogPoint, play_choice, redeal, table_values
+from games.bots.simulation import simulate
+from games.commands.cli import main
+from games.core.position import Position
+from games.core.tiles import TILES, Tile, counts_of
+from games.core.variant import VARIANTS
+from games.variants.positions import read_position
 from tests.conftest import shared_rules
 
 
@@ -113,7 +114,7 @@ def _random_ready(variant: str, rng: random.Random) -> tuple[Position, Tile]:
         data["void"] = "mps"[void]
     if variant == "putian":
         data["flowers"] = 4 if WHITE not in wildcards else 0  # no whites left to draw past
-    position = Position.from_json(data)
+    position = read_position(data)
     return position, extra
 
 
@@ -170,7 +171,7 @@ def test_it_values_ready_hands_exactly_by_the_formula(variant: str) -> None:
 def test_it_counts_putian_whites_drawn_past_against_every_order() -> None:
     """With whites still unseen, each white drawn before the win adds a flower point: the
     exact answer agrees with enumerating every order of a small pool."""
-    position = Position.from_json({"variant": "putian", "hand": "123456789m123p4569s8s",
+    position = read_position({"variant": "putian", "hand": "123456789m123p4569s8s",
                                    "wildcards": ["1s", "2s"], "flowers": 1})
     context = solo_context(position)
     rest = list(position.hand)
@@ -239,7 +240,7 @@ def test_it_sums_a_one_shanten_hand_exactly_inside_the_monte_carlo_interval(
         if extra.kind in position.wildcards or extra == discard:
             continue
         try:
-            position = Position.from_json({**_as_json(position), "hand": _notation(
+            position = read_position({**_as_json(position), "hand": _notation(
                 [*hand, extra, discard])})
         except ValueError:
             continue  # a fifth copy
@@ -290,7 +291,7 @@ def test_it_answers_the_same_for_the_same_seed() -> None:
 
 
 def test_it_puts_the_best_choice_first_and_names_every_legal_discard() -> None:
-    position = Position.from_json({"variant": "jiaxing", "hand": "12356899m5p11z22z7z",
+    position = read_position({"variant": "jiaxing", "hand": "12356899m5p11z22z7z",
                                    "wildcards": ["5p"], "seat": 1, "seen": "9m1z"})
     valuation = solo_values(position, 8, samples=40, seed=1)
     points = [c.expected_points for c in valuation.choices]
@@ -333,7 +334,7 @@ def _claim_point() -> tuple[dict[str, Any], int, int]:
 
 
 def _dumps(match: Any) -> str:
-    from games.log import dumps
+    from games.records.log import dumps
 
     return dumps(match)
 

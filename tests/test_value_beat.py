@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION
-from games.value_pass import VALUE_MODEL_VERSION
+from games.analysis.annotation import ENGINE_VERSION
+from games.analysis.value_pass import VALUE_MODEL_VERSION
 from replays.annotation import values
 from replays.models import HandValues, Match
 from replays.operations import health

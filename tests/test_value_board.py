@@ -13,9 +13,9 @@ from django.test import Client
 from django.test.utils import override_settings
 from django.utils import translation
 
-from games.bots import simulate
-from games.value_pass import Priced, judged
-from games.value_table import LogPoint
+from games.analysis.value_pass import Priced, judged
+from games.analysis.value_table import LogPoint
+from games.bots.simulation import simulate
 from replays.library.services import store_document
 from replays.models import HandValues, Match
 from replays.templatetags.values import explanation

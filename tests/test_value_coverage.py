@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.analysis import analyze_match
-from games.bots import simulate
-from games.match import Replayer
-from games.value_pass import followed_up, value_hand
-from games.value_table import LogPoint, hidden_tiles, redeal
+from games.analysis.annotation import analyze_match
+from games.analysis.value_pass import followed_up, value_hand
+from games.analysis.value_table import LogPoint, hidden_tiles, redeal
+from games.bots.simulation import simulate
+from games.records.match import Replayer
 
 
 @settings(max_examples=30, deadline=None)

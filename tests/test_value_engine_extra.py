@@ -1,4 +1,4 @@
-"""The values of a hand's annotated decisions (games/value_pass.py): every variant's bot
+"""The values of a hand's annotated decisions (games/analysis/value_pass.py): every variant's bot
 hands priced, losses and severities consistent with their intervals and thresholds,
 explanations built from the rows' own numbers, claims, passes and 定缺 played out at the
 table, the same answer for the same seed."""
@@ -9,10 +9,8 @@ from typing import Any
 
 import pytest
 
-from games.analysis import analyze_hand
-from games.bots import simulate
-from games.match import Replayer
-from games.value_pass import (
+from games.analysis.annotation import analyze_hand
+from games.analysis.value_pass import (
     BIG,
     SMALL,
     Priced,
@@ -21,6 +19,8 @@ from games.value_pass import (
     summary,
     value_hand,
 )
+from games.bots.simulation import simulate
+from games.records.match import Replayer
 
 _CACHE: dict[tuple[str, int], tuple[Any, list[dict[str, Any]]]] = {}
 

@@ -12,8 +12,8 @@ from django.db import transaction
 from django.test import Client
 from django.test.utils import override_settings
 
-from games.analysis import ENGINE_VERSION
-from games.value_pass import VALUE_MODEL_VERSION
+from games.analysis.annotation import ENGINE_VERSION
+from games.analysis.value_pass import VALUE_MODEL_VERSION
 from replays.annotation.value_view import match_summary
 from replays.annotation.values import queue_values
 from replays.library.services import store_document

@@ -12,8 +12,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import override_settings
 
-from games.analysis import ENGINE_VERSION
-from games.value_pass import VALUE_MODEL_VERSION
+from games.analysis.annotation import ENGINE_VERSION
+from games.analysis.value_pass import VALUE_MODEL_VERSION
 from replays.annotation.values import compute, queue_values
 from replays.library import services
 from replays.models import Hand, HandValues, Match

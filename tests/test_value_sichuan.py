@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.analysis import analyze_match
-from games.bots import simulate
-from games.cli import score_json
-from games.table import Table
-from games.tiles import Meld
-from games.value_pass import paired_playouts, price_decision, where_from
-from games.value_table import LogPoint, table_values
+from games.analysis.annotation import analyze_match
+from games.analysis.value_pass import paired_playouts, price_decision, where_from
+from games.analysis.value_table import LogPoint, table_values
+from games.bots.simulation import simulate
+from games.commands.cli import score_json
+from games.core.table import Table
+from games.core.tiles import Meld
 
 
 def _table_at(seed: int, hands: int, hand: int, event: int) -> Table:

@@ -1,4 +1,4 @@
-"""The fixed shape tables (games/shapes.py): the shipped file against the builder, the
+"""The fixed shape tables (games/core/shapes.py): the shipped file against the builder, the
 lookups against the plain definitions, and caches that stop growing."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import sys
 import zlib
 from importlib import resources
 
-from games import shapes
+from games.core import shapes
 from tests import reference_shapes as plain
 from tests.conftest import ROOT
 
@@ -67,7 +67,7 @@ _CACHES = ("_suit_ids", "_honour_ids", "_combined", "_parts", "_stepped", "_part
 
 _MANY_HANDS = """
 import json, random
-from games import shapes
+from games.core import shapes
 shapes.CACHE_LIMIT = 2000
 rng = random.Random(8)
 largest = {}

@@ -1,4 +1,4 @@
-"""Build games/shape_tables.bin, the engine's fixed shape tables (games/shapes.py).
+"""Build games/core/shape_tables.bin, the engine's fixed shape tables (games/core/shapes.py).
 
     python tools/build_shape_tables.py          # write the file (about a minute)
     python tools/build_shape_tables.py --check  # exit 1 unless the shipped file matches
@@ -26,7 +26,7 @@ def main() -> int:
                         help="compare the shipped file with a fresh build instead of writing")
     args = parser.parse_args()
     built = shapes.build_fixed_tables()
-    path = ROOT / "games" / shapes.TABLES_FILE
+    path = ROOT / "games" / "core" / shapes.TABLES_FILE
     if args.check:
         same = path.is_file() and zlib.decompress(path.read_bytes()) == zlib.decompress(built)
         print("the shipped shape tables match the builder" if same

@@ -24,8 +24,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.bots import simulate  # noqa: E402
-from games.value_table import LogPoint, table_values  # noqa: E402
+from games.analysis.value_table import LogPoint, table_values  # noqa: E402
+from games.bots.simulation import simulate  # noqa: E402
 
 
 def mean_interval(values: list[float]) -> tuple[float, float]:

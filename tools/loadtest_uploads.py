@@ -65,8 +65,8 @@ HONEST_ADDRESSES = ("10.77.0.1", "10.77.0.2")
 def long_match(target: int) -> tuple[dict[str, Any], int]:
     """A bot-played Sichuan match as JSON, with as many hands as fit in ``target`` bytes
     written compactly (at most the site's 500), and its number of hands."""
-    from games.bots import simulate
-    from games.log import dumps
+    from games.bots.simulation import simulate
+    from games.records.log import dumps
 
     document: dict[str, Any] = json.loads(dumps(simulate("sichuan", 500, 2024)))
     room = target - 2000 - len(json.dumps({**document, "hands": []}, separators=(",", ":")))
@@ -94,8 +94,8 @@ def refused_at_the_last_hand(base: dict[str, Any], title: str, size: int) -> byt
 
 
 def valid_match(hands: int, seed: int) -> bytes:
-    from games.bots import simulate
-    from games.log import dumps
+    from games.bots.simulation import simulate
+    from games.records.log import dumps
 
     return dumps(simulate("sichuan", hands, seed)).encode()
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.kept import Kept
 from replays.library.links import step_url
 from replays.models import Annotation, AnnotationStep, Match

@@ -30,8 +30,8 @@ from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION, analyze_hand
-from games.table import TABLES
+from games.analysis.annotation import ENGINE_VERSION, analyze_hand
+from games.core.table import TABLES
 from replays.annotation.services import store_steps
 from replays.inprocess import sends_in_turn
 from replays.library.board import replayed_match

@@ -194,8 +194,8 @@ def trends(user: Any) -> list[dict[str, Any]]:
     by_match: dict[int, list[tuple[int, dict[str, Any]]]] = {}
     rows = HandValues.objects.filter(hand__match__in=matches).values_list(
         "hand__match_id", "seat", "summary", "engine_version", "value_version")
-    from games.analysis import ENGINE_VERSION
-    from games.value_pass import VALUE_MODEL_VERSION
+    from games.analysis.annotation import ENGINE_VERSION
+    from games.analysis.value_pass import VALUE_MODEL_VERSION
 
     for match_id, seat, summary, engine, model in rows:
         if engine == ENGINE_VERSION and model == VALUE_MODEL_VERSION:

@@ -35,10 +35,10 @@ from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.analysis import ENGINE_VERSION
-from games.table import TABLES
-from games.value_pass import VALUE_MODEL_VERSION
-from games.value_pass import value_hand as price_hand
+from games.analysis.annotation import ENGINE_VERSION
+from games.analysis.value_pass import VALUE_MODEL_VERSION
+from games.analysis.value_pass import value_hand as price_hand
+from games.core.table import TABLES
 from replays.inprocess import sends_in_turn
 from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, HandValues, Match

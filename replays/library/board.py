@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from games.log import Event, Match, loads
-from games.match import Replayer
-from games.table import TABLES, HandSetup, Phase, Table, Win
-from games.tiles import TILES, WINDS, Tile
-from games.variants import JX_BANK, Hit, PatternDef
+from games.core.table import TABLES, HandSetup, Phase, Table, Win
+from games.core.tiles import TILES, WINDS, Tile
+from games.core.variant import JX_BANK, Hit, PatternDef
+from games.records.log import Event, Match, loads
+from games.records.match import Replayer
 from replays.library.settlement_lines import LineView, line_views
 from replays.tile_names import suit_name, tile_name, wildcard_name
 

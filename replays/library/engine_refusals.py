@@ -1,7 +1,7 @@
 """The engine's refusals (a refused upload, a refused move on the play table) in the
 reader's language.
 
-The engine keeps each refusal's template and parameters (:class:`games.messages.Message`);
+The engine keeps each refusal's template and parameters (:class:`games.core.messages.Message`);
 this catalogue holds the templates' translations, keyed by the English template. A
 refusal is shown with its template translated, its tiles as tile names, variants, winds
 and suits by their names, nested sentences rendered the same way and players' names as
@@ -17,8 +17,8 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
-from games.messages import Message, template_of
-from games.tiles import Tile
+from games.core.messages import Message, template_of
+from games.core.tiles import Tile
 from replays.library import engine_text
 from replays.tile_names import suit_name, tile_name, wind_name
 

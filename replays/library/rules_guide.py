@@ -1,5 +1,5 @@
 """The rules pages' worked examples: small hands scored and settled by the engine itself
-(``Variant.score`` and ``games.settlement``), so that what the page shows is what the site
+(``Variant.score`` and ``games.core.settlement``), so that what the page shows is what the site
 computes — only the hands and their circumstances are chosen here.
 
 Also the pages' anchors: one per pattern row, unique even where several rows share a rule id
@@ -18,10 +18,10 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games import settlement
-from games.position import Position
-from games.tiles import WINDS, parse_tiles
-from games.variants import Score
+from games.core import settlement
+from games.core.tiles import WINDS, parse_tiles
+from games.core.variant import Score
+from games.variants.positions import read_position
 
 
 @dataclass(frozen=True)
@@ -114,7 +114,7 @@ def examples(variant: str) -> list[Example]:
     """The variant's worked examples, scored and settled now by the engine."""
     found = []
     for case in CASES.get(variant, []):
-        position = Position.from_json({"melds": [], **case.position})
+        position = read_position({"melds": [], **case.position})
         score = position.variant.score(position)
         deltas = case.settle(score) if case.settle and score.win else None
         found.append(Example(

@@ -21,9 +21,9 @@ from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from games.log import LogError, loads
-from games.log import Match as MatchLog
-from games.match import MatchResult, replay
+from games.records.log import LogError, loads
+from games.records.log import Match as MatchLog
+from games.records.match import MatchResult, replay
 from replays.limits import Payer
 from replays.models import Hand, Match
 from replays.prepared import Prepared

@@ -1,6 +1,6 @@
 """The itemised settlement a viewer shows: the engine's payment lines, worded.
 
-The amounts come from the table's own lines (games.settlement.Payment); this
+The amounts come from the table's own lines (games.core.settlement.Payment); this
 module only words them in the reader's language and keeps running totals, so
 what the page shows is the engine's settlement, never a sum redone here.
 """
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.settlement import Formula
-from games.table import Settled
+from games.core.settlement import Formula
+from games.core.table import Settled
 from replays.kept import in_each_language
 
 _SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")

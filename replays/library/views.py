@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.variants import VARIANTS
+from games.core.variant import VARIANTS
 from replays import limits
 from replays.annotation.services import panel
 from replays.annotation.tasks import waiting_for_broker

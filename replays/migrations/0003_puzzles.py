@@ -22,7 +22,7 @@ class Migration(migrations.Migration):
                 ('variant', models.CharField(choices=[('jiaxing', 'Jiaxing 嘉兴'), ('putian', 'Putian 莆田'), ('sichuan', 'Sichuan 血战到底')], max_length=8)),
                 ('difficulty', models.PositiveSmallIntegerField(choices=[(1, 'easy'), (2, 'medium'), (3, 'hard')])),
                 ('position', models.JSONField(help_text='The position as ENGINE-CLI.md reads it')),
-                ('answer', models.JSONField(help_text='games.puzzles.solve(position).to_json()')),
+                ('answer', models.JSONField(help_text='games.training.puzzles.solve(position).to_json()')),
                 ('engine_version', models.CharField(max_length=20)),
                 ('source', models.CharField(choices=[('generated', 'generated'), ('replay', 'from a replay')], default='generated', max_length=10)),
                 ('seed', models.CharField(blank=True, max_length=40)),

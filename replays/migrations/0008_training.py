@@ -5,12 +5,12 @@ import replays.models
 from django.conf import settings
 from django.db import migrations, models
 
-from games.rating import DIFFICULTY_RATINGS, PUZZLE_DEVIATION
-from games.themes import position_key, themes_of
+from games.training.rating import DIFFICULTY_RATINGS, PUZZLE_DEVIATION
+from games.training.themes import position_key, themes_of
 
 
 def start_ratings(apps, schema_editor):
-    """Existing puzzles start from their difficulty (games.rating.DIFFICULTY_RATINGS) and
+    """Existing puzzles start from their difficulty (games.training.rating.DIFFICULTY_RATINGS) and
     get the engine's themes and their position key."""
     Puzzle = apps.get_model("replays", "Puzzle")
     for puzzle in Puzzle.objects.iterator():
@@ -47,7 +47,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='puzzle',
             name='position_key',
-            field=models.CharField(blank=True, db_index=True, help_text='games.themes.position_key: one puzzle per position, whatever its source', max_length=64),
+            field=models.CharField(blank=True, db_index=True, help_text='games.training.themes.position_key: one puzzle per position, whatever its source', max_length=64),
         ),
         migrations.AddField(
             model_name='puzzle',
@@ -67,7 +67,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='puzzle',
             name='themes',
-            field=models.JSONField(blank=True, default=list, help_text='games.themes.themes_of(position, answer)'),
+            field=models.JSONField(blank=True, default=list, help_text='games.training.themes.themes_of(position, answer)'),
         ),
         migrations.CreateModel(
             name='PlayerRating',

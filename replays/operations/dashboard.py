@@ -22,8 +22,8 @@ from django.utils import timezone
 from django.utils.timesince import timesince
 from django.utils.translation import gettext as _
 
-from games.analysis import ENGINE_VERSION
-from games.registry import NAMES
+from games.analysis.annotation import ENGINE_VERSION
+from games.variants.registry import NAMES
 from replays.annotation.tasks import WAITING, waiting_since
 from replays.models import Annotation, Attempt, DailyPuzzle, Hand, Match, WorkerHeartbeat
 from replays.operations import charts, health

@@ -1,1 +1,1 @@
-"""Playing against the bots in the browser (issue 14): the site side of games/play.py."""
+"""Playing against the bots in the browser (issue 14): the site side of games/play/bot_match.py."""

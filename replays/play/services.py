@@ -28,11 +28,11 @@ from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
-from games.log import dumps
-from games.play import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
-from games.puzzles import Standing, standing
-from games.registry import VARIANTS
-from games.variants import Option
+from games.core.variant import Option
+from games.play.bot_match import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
+from games.records.log import dumps
+from games.training.puzzles import Standing, standing
+from games.variants.registry import VARIANTS
 from replays.library.services import DuplicateUpload, UploadError, store_document
 from replays.limits import Payer
 from replays.models import Match

@@ -15,11 +15,11 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from games.events import Event
-from games.log import read_event
-from games.play import PlayMatch
-from games.registry import VARIANTS
-from games.tiles import TILES, Tile, parse_tiles
+from games.core.events import Event
+from games.core.tiles import TILES, Tile, parse_tiles
+from games.play.bot_match import PlayMatch
+from games.records.log import read_event
+from games.variants.registry import VARIANTS
 from replays.library.board import (
     Board,
     SeatView,

@@ -26,9 +26,9 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.messages import message_of
-from games.play import MAX_HANDS, IllegalAction, PlayError, StaleStep
-from games.registry import NAMES
+from games.core.messages import message_of
+from games.play.bot_match import MAX_HANDS, IllegalAction, PlayError, StaleStep
+from games.variants.registry import NAMES
 from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.engine_refusals import refusal

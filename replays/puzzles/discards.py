@@ -1,4 +1,4 @@
-"""Discard puzzles from a replay's values pass (``games.discard_puzzles.discard_spots``):
+"""Discard puzzles from a replay's values pass (``games.training.discard_puzzles.discard_spots``):
 the stored values rows of the current engine and value model, joined to the annotation's
 alternatives that name each choice's tile."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from games.analysis import ENGINE_VERSION
-from games.discard_puzzles import DiscardSpot, discard_spots
+from games.analysis.annotation import ENGINE_VERSION
+from games.training.discard_puzzles import DiscardSpot, discard_spots
 from replays.annotation.values import current_values
 from replays.library.board import replayed_match
 from replays.models import Annotation, Match

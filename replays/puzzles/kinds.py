@@ -1,10 +1,10 @@
 """The three kinds of puzzle on the site (docs/puzzles.md): what each shows, asks and marks.
 
 "What wins here?" (``wins``) is the original kind (``views._setup``/``_feedback``);
-"how much does it pay?" (``pay``, ``games.pay_puzzles``) shows a won hand with the table
+"how much does it pay?" (``pay``, ``games.training.pay_puzzles``) shows a won hand with the table
 around it and asks for the variant's count (``Variant.PAY_ASKS``), answering with the
 table's itemised settlement (``replays.library.settlement_lines``); "what to discard?"
-(``discard``, ``games.discard_puzzles``) shows a hand to discard from and answers with
+(``discard``, ``games.training.discard_puzzles``) shows a hand to discard from and answers with
 every choice's win chance and expected points from the values pass. The functions here
 dispatch on ``Puzzle.kind``; the numbers all come from the engine's stored answer.
 """
@@ -16,13 +16,14 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games import discard_puzzles, pay_puzzles
-from games import puzzles as engine
-from games.position import Position
-from games.registry import VARIANTS
-from games.settlement import Formula, Payment
-from games.table import Settled
-from games.tiles import TILES
+from games.core.position import Position
+from games.core.settlement import Formula, Payment
+from games.core.table import Settled
+from games.core.tiles import TILES
+from games.training import discard_puzzles, pay_puzzles
+from games.training import puzzles as engine
+from games.variants.positions import read_position
+from games.variants.registry import VARIANTS
 from replays.library.board import TileView, banked_fans
 from replays.library.settlement_lines import line_views
 from replays.models import Puzzle
@@ -73,7 +74,7 @@ def _how(table: dict[str, Any], position: Position) -> str:
 def pay_setup(found: Puzzle) -> dict[str, Any]:
     """A pay puzzle's position and table as the page shows them (tiles, winds, seats)."""
     data = found.position
-    position = Position.from_json(data["position"])
+    position = read_position(data["position"])
     table = data["table"]
     variant = position.variant
     wild = position.wildcards
@@ -131,7 +132,7 @@ def pay_feedback(found: Puzzle, verdict: pay_puzzles.PayVerdict) -> dict[str, An
     """The answer: the score's patterns, the table's lines worded (the library's own
     settlement lines), what the player typed against the engine's counts."""
     answer = found.answer
-    position = Position.from_json(found.position["position"])
+    position = read_position(found.position["position"])
     players = [seat_label(s, position.dealer, position.seat) for s in range(4)]
     lines = line_views(_settled(answer["lines"]), players, [0, 0, 0, 0])
     kongs = line_views(_settled(found.position["table"].get("kongs", [])), players,
@@ -152,7 +153,7 @@ def pay_feedback(found: Puzzle, verdict: pay_puzzles.PayVerdict) -> dict[str, An
 
 def discard_setup(found: Puzzle) -> dict[str, Any]:
     """A discard puzzle's hand: the tiles to pick from, the context, what was seen."""
-    position = Position.from_json(found.position)
+    position = read_position(found.position)
     wild = position.wildcards
     hand = sorted(position.hand, key=lambda t: (t.kind not in wild, t.kind))
     kinds = sorted({t.kind for t in hand}, key=lambda k: (k not in wild, k))
@@ -228,7 +229,7 @@ def read_discard(post: Any, found: Puzzle) -> tuple[list[str], str]:
     picked = post.get("tile", "").strip()
     if not picked:
         raise BadAnswer(_("Pick the tile you would discard."))
-    choices = {str(t) for t in Position.from_json(found.position).hand}
+    choices = {str(t) for t in read_position(found.position).hand}
     if picked not in choices:
         raise BadAnswer(_("%(tile)s is not a tile of this hand.") % {
             "tile": tile_name(picked[:4])})

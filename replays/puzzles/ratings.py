@@ -1,4 +1,4 @@
-"""Puzzle ratings on the site: Glicko-2 (``games.rating``) for players and puzzles.
+"""Puzzle ratings on the site: Glicko-2 (``games.training.rating``) for players and puzzles.
 
 Only ranked answers move ratings (``Attempt.ranked``: a signed-in player's first
 answer, given before the answer was shown to them in any guise). Each one is a
@@ -15,7 +15,7 @@ from django.db.models import Count, Q
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from games import rating as glicko
+from games.training import rating as glicko
 from replays.models import Attempt, PlayerRating, Puzzle, RatingChange
 from replays.operations.charts import Series, line_chart
 

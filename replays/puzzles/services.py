@@ -1,6 +1,6 @@
 """Puzzles on the site: the daily roll, attempts, streaks and points (docs/puzzles.md).
 
-The engine (``games.puzzles``) makes and answers positions; this module stores
+The engine (``games.training.puzzles``) makes and answers positions; this module stores
 them, picks each day's puzzle per variant — the same for everyone, rolled once
 and kept — records first answers (a user's, or an anonymous visitor's kept in
 the session and merged at log-in), and adds up streaks, accuracy and points.
@@ -25,11 +25,11 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import discard_puzzles, pay_puzzles, themes
-from games import puzzles as engine
-from games.analysis import ENGINE_VERSION
-from games.position import Position
-from games.registry import NAMES
+from games.analysis.annotation import ENGINE_VERSION
+from games.training import discard_puzzles, pay_puzzles, themes
+from games.training import puzzles as engine
+from games.variants.positions import read_position
+from games.variants.registry import NAMES
 from replays.library.board import replayed_match
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
 from replays.play.models import PlayedMatch
@@ -75,7 +75,7 @@ def day_difficulty(day: dt.date) -> int:
 
 def answer_of(position: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """The engine's answer (JSON) and the difficulty of a position."""
-    checked = Position.from_json(position)
+    checked = read_position(position)
     answer = engine.solve(checked)
     return answer.to_json(), engine.features(checked, answer).difficulty
 

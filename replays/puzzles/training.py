@@ -19,10 +19,10 @@ from django.db.models import F, Func, QuerySet
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 
-from games import rating as glicko
-from games.puzzles import PuzzleError
-from games.registry import NAMES
-from games.themes import BY_KEY
+from games.training import rating as glicko
+from games.training.puzzles import PuzzleError
+from games.training.themes import BY_KEY
+from games.variants.registry import NAMES
 from replays.models import Attempt, Puzzle, TrainingRun
 from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles

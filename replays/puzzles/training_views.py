@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.themes import BY_KEY, THEMES, Theme
+from games.training.themes import BY_KEY, THEMES, Theme
 from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.models import Match, Puzzle, TrainingRun

@@ -14,10 +14,11 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games import puzzles as engine
-from games.position import Position
-from games.registry import NAMES, VARIANTS
-from games.tiles import TILES, Tile
+from games.core.position import Position
+from games.core.tiles import TILES, Tile
+from games.training import puzzles as engine
+from games.variants.positions import read_position
+from games.variants.registry import NAMES, VARIANTS
 from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.board import TileView
@@ -230,7 +231,7 @@ def leaderboard(request: HtmxHttpRequest) -> HttpResponse:
 
 
 def _setup(found: Puzzle) -> dict[str, Any]:
-    position = Position.from_json(found.position)
+    position = read_position(found.position)
     wild = position.wildcards
     hand = sorted(position.hand, key=lambda t: (t.kind not in wild, t.kind))
     variant = position.variant

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from games.puzzles import Standing
+from games.training.puzzles import Standing
 
 register = template.Library()
 

@@ -359,7 +359,7 @@ def reading_tiles(reading: str | None) -> SafeString:
     """The engine's reading (``123p 456p 11z [777p]``) as its sets of tile faces, each set a
     group; a set in brackets is a declared meld (shown apart and named so); text that isn't
     tile notation is shown as it was."""
-    from games.tiles import parse_tiles
+    from games.core.tiles import parse_tiles
 
     if not reading:
         return SafeString("")

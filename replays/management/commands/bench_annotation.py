@@ -38,9 +38,9 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 from django.test.utils import override_settings
 
-from games.bots import simulate
-from games.log import dumps
-from games.registry import NAMES
+from games.bots.simulation import simulate
+from games.records.log import dumps
+from games.variants.registry import NAMES
 from replays.library.services import store_document
 from replays.models import Match
 

@@ -25,7 +25,7 @@ from django.core.management.base import BaseCommand
 from django.test import Client
 from django.test.utils import override_settings
 
-from games.registry import NAMES
+from games.variants.registry import NAMES
 from replays.models import Match
 from replays.play.models import PlayedMatch
 

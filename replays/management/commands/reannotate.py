@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from games.analysis import ENGINE_VERSION
+from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation.tasks import annotate_hand
 from replays.models import Hand, Match
 

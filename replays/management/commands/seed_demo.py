@@ -7,9 +7,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
-from games.bots import simulate
-from games.log import dumps
-from games.registry import NAMES
+from games.bots.simulation import simulate
+from games.records.log import dumps
+from games.variants.registry import NAMES
 from replays.library.services import DuplicateUpload, store_document
 from replays.models import Match, Puzzle
 from replays.titles import demo_title
@@ -54,7 +54,7 @@ class Command(BaseCommand):
 def seed_kinds(difficulties: tuple[int, ...] = (1, 2, 3)) -> int:
     """Generated "how much does it pay?" and "what to discard?" puzzles of every variant
     and difficulty, so training offers each kind at once (found again on a second run)."""
-    from games.puzzles import PuzzleError
+    from games.training.puzzles import PuzzleError
     from replays.puzzles.services import generated_puzzle
 
     made = 0

@@ -1,0 +1,292 @@
+"""The engine's command line (ENGINE-CLI.md): ``python -m games COMMAND``.
+
+Each command reads JSON from a file path, or standard input when the path is
+``-`` or absent, and writes one JSON document. Exit status: 0 success, 1 the
+input was read but is invalid (the JSON names the problem), 2 usage error, or an
+error of the engine's own: then too one JSON document (``"internal": true``, the
+command and, where known, the hand, event or position), never a traceback.
+This module is the only place in ``games`` that does I/O.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, TextIO
+
+from games.core.position import PositionError
+from games.records.log import EngineFault
+from games.variants.positions import read_position
+from games.variants.registry import NAMES
+
+
+class InputError(ValueError):
+    """Input that was read but is not valid."""
+
+
+def _read_json(path: str | None, stdin: TextIO) -> Any:
+    try:
+        if path in (None, "-"):
+            text = stdin.read()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise InputError(f"can't read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"not JSON: {error.msg} at line {error.lineno}, "
+                         f"column {error.colno}") from None
+    except RecursionError:
+        raise InputError("not JSON this engine reads: nested too deeply") from None
+
+
+def score_json(data: Any) -> dict[str, Any]:
+    """``score`` of one position object (raises PositionError)."""
+    position = read_position(data)
+    return position.variant.score(position).to_json()
+
+
+def waits_json(data: Any) -> dict[str, Any]:
+    """``waits`` of one position object (raises PositionError)."""
+    position = read_position(data)
+    return position.variant.waits(position).to_json()
+
+
+def value_json(data: Any) -> dict[str, Any]:
+    """``value`` of one request (raises PositionError); see games.analysis.value."""
+    from games.analysis.requests import value_json as value
+
+    return value(data)
+
+
+def _each(handler: Callable[[Any], dict[str, Any]], data: Any) -> tuple[Any, bool]:
+    """Apply to an object or to each object of an array; errors stay per item."""
+    if isinstance(data, list):
+        results: list[dict[str, Any]] = []
+        ok = True
+        for index, item in enumerate(data):
+            try:
+                results.append(_placed(handler, item, index))
+            except PositionError as error:
+                ok = False
+                results.append({"error": f"position {index}: {error}"})
+        return results, ok
+    try:
+        return _placed(handler, data, None), True
+    except PositionError as error:
+        return {"error": str(error)}, False
+
+
+def _placed(handler: Callable[[Any], dict[str, Any]], item: Any,
+            index: int | None) -> dict[str, Any]:
+    """The handler's answer; an error of the engine's own names the item (and the hand and
+    event of a request on a log)."""
+    try:
+        return handler(item)
+    except PositionError:
+        raise
+    except Exception as error:
+        point = item if isinstance(item, dict) else {}
+        hand, event = (value if isinstance(value, int) and not isinstance(value, bool) else None
+                       for value in (point.get("hand"), point.get("event")))
+        raise EngineFault.of(error, hand=hand, event=event, position=index) from error
+
+
+def _position_command(handler: Callable[[Any], dict[str, Any]]) -> Callable[..., int]:
+    def run(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+        try:
+            data = _read_json(args.path, stdin)
+        except InputError as error:
+            _write(stdout, {"error": str(error)})
+            return 1
+        result, ok = _each(handler, data)
+        _write(stdout, result)
+        return 0 if ok else 1
+
+    return run
+
+
+def _read_text(path: str | None, stdin: TextIO) -> str:
+    if path in (None, "-"):
+        return stdin.read()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(f"can't read {path}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+
+
+def _validate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.records.log import LogError, loads
+    from games.records.match import replay
+
+    try:
+        result = replay(loads(_read_text(args.path, stdin)))
+    except InputError as error:
+        _write(stdout, {"ok": False, "error": {"hand": None, "event": None, "rule": None,
+                                               "message": str(error)}})
+        return 1
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    _write(stdout, result.to_json())
+    return 0
+
+
+def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.bots.simulation import coverage, simulate
+    from games.records.log import MAX_HANDS, dumps
+
+    if not 1 <= args.hands <= MAX_HANDS:
+        stdout.write(json.dumps({"error": f"--hands must be between 1 and {MAX_HANDS}"}) + "\n")
+        return 2
+    match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall)
+    if args.coverage:
+        _write(stdout, {"variant": args.variant, "hands": args.hands, "seed": args.seed,
+                        **coverage([match])})
+    else:
+        stdout.write(dumps(match))
+    return 0
+
+
+def _analyze(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.analysis.annotation import analyze_json
+    from games.records.log import LogError, loads
+    from games.records.match import replay
+
+    try:
+        match = loads(_read_text(args.path, stdin))
+        replay(match)  # only valid matches are annotated
+    except InputError as error:
+        _write(stdout, {"ok": False, "error": {"hand": None, "event": None, "rule": None,
+                                               "message": str(error)}})
+        return 1
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    _write(stdout, analyze_json(match))
+    return 0
+
+
+def _puzzle(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.training.puzzles import features, generate, solve
+
+    position = generate(args.variant, args.difficulty, args.seed)
+    checked = read_position(position)
+    answer = solve(checked)
+    _write(stdout, {"position": position, "difficulty": features(checked, answer).difficulty,
+                    "answer": answer.to_json()})
+    return 0
+
+
+def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.commands.bench import bench_play, run_bench
+
+    if args.play:
+        _write(stdout, {"seed": args.seed,
+                        "play": bench_play(args.seed, matches=max(int(4 * args.scale), 1))})
+        return 0
+    _write(stdout, run_bench(seed=args.seed, scale=args.scale, rss_matches=args.rss_matches))
+    return 0
+
+
+def _verify_deal(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.play.bot_match import VerifyError, commitment, verify
+    from games.records.log import LogError, loads
+
+    try:
+        match = loads(_read_text(args.path, stdin))
+        verify(match, args.seed, args.commitment)
+    except InputError as error:
+        _write(stdout, {"ok": False, "error": {"message": str(error)}})
+        return 1
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    except VerifyError as error:
+        _write(stdout, {"ok": False, "error": {"message": str(error)}})
+        return 1
+    _write(stdout, {"ok": True, "hands": len(match.hands), "commitment": commitment(args.seed)})
+    return 0
+
+
+def _write(stdout: TextIO, value: Any) -> None:
+    stdout.write(json.dumps(value, ensure_ascii=False, indent=None) + "\n")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m games",
+                                     description="Rules engine for Jiaxing, Putian and Sichuan "
+                                     "mahjong (see ENGINE-CLI.md).")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, handler, text in (
+        ("score", score_json, "is this a win, and what is it worth?"),
+        ("waits", waits_json, "what wins here (or every discard of a hand a tile too many)"),
+        ("value", value_json, "win chance and expected points of every choice (solo or "
+         "table model)"),
+    ):
+        sub = commands.add_parser(name, help=text)
+        sub.add_argument("path", nargs="?", help="JSON file, or - for standard input")
+        sub.set_defaults(run=_position_command(handler))
+    validate = commands.add_parser("validate", help="check a mahjong-log/1 document")
+    validate.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    validate.set_defaults(run=_validate)
+    simulate = commands.add_parser("simulate", help="bots play a match; writes mahjong-log/1")
+    simulate.add_argument("--variant", required=True, choices=NAMES)
+    simulate.add_argument("--hands", type=int, default=8)
+    simulate.add_argument("--seed", type=int, default=1)
+    simulate.add_argument("--wall", type=int, default=None,
+                          help="a separate seed for the walls (the bots keep --seed)")
+    simulate.add_argument("--coverage", action="store_true",
+                          help="print how often each event, pattern and settlement occurred")
+    simulate.set_defaults(run=_simulate)
+    analyze = commands.add_parser("analyze", help="every decision with its alternatives")
+    analyze.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    analyze.set_defaults(run=_analyze)
+    puzzle = commands.add_parser("puzzle", help="a \"what wins here\" puzzle and its answer")
+    puzzle.add_argument("--variant", required=True, choices=NAMES)
+    puzzle.add_argument("--difficulty", type=int, default=2, choices=[1, 2, 3])
+    puzzle.add_argument("--seed", default="1", help="any text: the same seed, the same puzzle")
+    puzzle.set_defaults(run=_puzzle)
+    check = commands.add_parser("verify-deal", help="check that a match played against the "
+                                "bots was dealt from the seed it committed to")
+    check.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    check.add_argument("--seed", required=True, help="the seed shown when the match ended")
+    check.add_argument("--commitment", default=None,
+                       help="the SHA-256 shown when it started (default: the one in the title)")
+    check.set_defaults(run=_verify_deal)
+    bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
+    bench.add_argument("--seed", type=int, default=20261130)
+    bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
+    bench.add_argument("--play", action="store_true",
+                       help="only the time of a player's action against the bots (issue 14)")
+    bench.add_argument("--rss-matches", type=int, default=0,
+                       help="also annotate this many 16-hand matches in one fresh process and "
+                       "report its resident size (300: the worker target; takes minutes)")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None,
+         stdout: TextIO | None = None) -> int:
+    """Run one command; returns the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return int(exit_.code or 0) and 2
+    run: Callable[[argparse.Namespace, TextIO, TextIO], int] = args.run
+    out = stdout or sys.stdout
+    try:
+        return run(args, stdin or sys.stdin, out)
+    except Exception as error:  # noqa: BLE001 - ENGINE-CLI: one JSON document, no traceback
+        _write(out, {"ok": False, "error": EngineFault.of(error).to_json(args.command)})
+        return 2

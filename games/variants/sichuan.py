@@ -1,0 +1,622 @@
+"""血战到底 Sichuan (RULES SC): its scoring class and its table.
+
+Everything that differs in Sichuan is an attribute or a method of
+:class:`Sichuan` (scoring, waits, setup) or :class:`SichuanTable` (play,
+void suits, kongs paid at once, leaving, settlement); the shared core is
+:mod:`games.core.variant` and :mod:`games.core.table`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from games.core import settlement, shapes
+from games.core.events import Event
+from games.core.messages import Message
+from games.core.position import Position, PositionError
+from games.core.reading import Reading, readings, seven_pairs_reading
+from games.core.table import Action, HandSetup, Phase, RuleViolation, Table
+from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
+from games.core.variant import (
+    Hit,
+    Option,
+    PatternDef,
+    Score,
+    ShantenSteps,
+    Variant,
+    pattern_table,
+)
+
+_SUIT_KINDS = tuple(frozenset(range(suit * 9, suit * 9 + 9)) for suit in range(3))
+
+
+class Sichuan(Variant):
+    """血战到底: void suit, seven pairs, fan with a cap (SC)."""
+
+    name = "sichuan"
+    chinese = "血战到底"
+    SEVEN_PAIRS = True
+    HONOURS = frozenset()
+    SHAPE_RULE = "SC-4.1"
+    SETUP_RULE = "SC-1"
+    TILES_RULE = "SC-1"
+    TILES_PLAYED = Message("the 108 suited tiles, no honours")
+    WILDCARD_RULE = "SC-1"
+    DISCARD_WIN_RULE = "SC-6.1"
+    MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
+    MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
+    BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
+    HAS_VOID = True
+    PUZZLE_WAYS = ("after_kong",)  # SC-5.16 杠上花
+    LEAVE_CHARGE = "SC-6.6"
+
+    @classmethod
+    def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:
+        """One or two suits: the third is the void (SC-2); one suit (清一色) has many waits."""
+        one_suit = rng.random() < (0.8 if difficulty == 3 else 0.2)
+        suits = [rng.choice((0, 9, 18))] if one_suit else rng.sample((0, 9, 18), 2)
+        return [k for s in suits for k in range(s, s + 9)]
+    SCORE_UNIT = "fan"
+    PAY_ASKS = ("fan",)
+    PAY_DIFFICULTY = (1, 2)
+    PAY_RULE = "SC-5, SC-6"
+    WIN_RULES = "SC-2, SC-4.1"
+    TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
+    OPTIONS = {
+        "base": Option("base", 1, "the room's base unit (SC-6)", minimum=1),
+        "cap_fan": Option("cap_fan", 4, "封顶: the most fan a win counts (SC-5)", minimum=1,
+                          maximum=20),
+        "room_coefficient": Option("room_coefficient", 1, "N: beans per point (SC-6.5)",
+                                   minimum=1),
+        "fee": Option("fee", 0, "A: beans every player pays each hand (SC-6.5)"),
+        "min_balance": Option("min_balance", 0, "the least balance to start a hand (SC-6.5)"),
+        "start_balance": Option("start_balance", 0,
+                                "each player's beans at the start, when balances are kept "
+                                "(SC-6.5)"),
+        "escape_factor": Option("escape_factor", 1, "X: the correction factor of SC-6.6"),
+        "escape_minimum": Option("escape_minimum", 0, "the least a leaver pays (SC-6.6)"),
+    }
+    PATTERNS = pattern_table(
+        PatternDef("SC-5.1", "平胡", "plain win", "fan", 1),
+        PatternDef("SC-5.2", "对对胡", "all pungs", "fan", 2),
+        PatternDef("SC-5.3", "清一色", "pure one suit", "fan", 3),
+        PatternDef("SC-5.4", "带幺九", "terminals in every set", "fan", 3),
+        PatternDef("SC-5.5", "七对", "seven pairs", "fan", 3),
+        PatternDef("SC-5.6", "清对", "pure all pungs", "fan", 4),
+        PatternDef("SC-5.7", "将对", "all pungs of 2, 5, 8", "fan", 4),
+        PatternDef("SC-5.8", "龙七对", "seven pairs with four of a kind", "fan", 5,
+                   "its four is not also a 根"),
+        PatternDef("SC-5.9", "清七对", "pure seven pairs", "fan", 5),
+        PatternDef("SC-5.10", "清幺九", "pure terminals in every set", "fan", 5),
+        PatternDef("SC-5.11", "天胡", "heavenly hand", "fan", 6),
+        PatternDef("SC-5.12", "地胡", "earthly hand", "fan", 6),
+        PatternDef("SC-5.13", "清龙七对", "pure seven pairs with four of a kind", "fan", 6,
+                   "its four is not also a 根"),
+        PatternDef("SC-5.14", "根", "four of a kind held", "fan", 1),
+        PatternDef("SC-5.15", "自摸加番", "self-draw", "fan", 1),
+        PatternDef("SC-5.16", "杠上花", "win on a kong replacement", "fan", 1),
+        PatternDef("SC-5.17", "杠上炮", "win on the discard after a kong", "fan", 1),
+        PatternDef("SC-5.18", "抢杠胡", "robbing a kong", "fan", 1),
+    )
+
+    @classmethod
+    def rank(cls, result: Score) -> tuple[int, ...]:
+        # Past the cap many readings pay alike; show the one worth most before it.
+        return (result.points, sum(h.value for h in result.patterns))
+
+    @classmethod
+    def check_meld(cls, position: Position, meld: Meld) -> None:
+        if meld.type == "chi":
+            raise PositionError(f"meld {meld}: Sichuan has no chow (SC-3)")
+
+    @classmethod
+    def check_position(cls, position: Position) -> None:
+        super().check_position(position)
+        if position.void is not None and any(
+                m.first.kind // 9 == position.void for m in position.melds):
+            raise PositionError(f"a meld of the void suit {'mps'[position.void]}: a player may "
+                                "not pung or kong their void suit (SC-2)")
+
+    @classmethod
+    def _voids(cls, position: Position) -> list[int | None]:
+        return [position.void] if position.void is not None else [0, 1, 2]
+
+    @classmethod
+    def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
+        by_void = shapes.needed_two_suits(counts, cls.SETS - len(position.melds))
+        pairs = [0, 0, 0]
+        singles = [0, 0, 0]
+        if not position.melds:
+            for kind in range(27):
+                n = counts[kind]
+                if n:
+                    pairs[kind // 9] += n >> 1
+                    singles[kind // 9] += n & 1
+        best = shapes.INF
+        for void in cls._voids(position):
+            assert void is not None
+            best = min(best, by_void[void] - 1)
+            if not position.melds:  # seven pairs (SC-4.1), void suit excluded
+                best = min(best, shapes.seven_pairs_from(sum(pairs) - pairs[void],
+                                                         sum(singles) - singles[void]))
+        return max(best, -1)
+
+    @classmethod
+    def shanten_after_each(cls, position: Position, counts: Sequence[int],
+                           wild: int) -> tuple[int, list[int]]:
+        """Shanten now and after each draw, the best over the suits that may be void;
+        the seven-pairs shanten after a draw is taken once for kinds held an odd, once
+        for kinds held an even number of times."""
+        sets = cls.SETS - len(position.melds)
+        seven = not position.melds
+        best_now, best_after = shapes.INF, [shapes.INF] * KINDS
+        for void in cls._voids(position):
+            now, after = shapes.needed_after_each(counts, sets, void=void, honours=False)
+            best_now = min(best_now, now - 1)
+            best_after = [b if b < n - 1 else n - 1 for b, n in zip(best_after, after, strict=True)]
+            if seven:
+                pairs = singles = 0
+                for kind, n in enumerate(counts):
+                    if n and kind // 9 != void:
+                        pairs += n // 2
+                        singles += n % 2
+                best_now = min(best_now, shapes.seven_pairs_from(pairs, singles))
+                # The tile pairs a single (odd), or starts one (even).
+                on_odd = max(shapes.seven_pairs_from(pairs + 1, singles - 1), -1)
+                on_even = max(shapes.seven_pairs_from(pairs, singles + 1), -1)
+                for kind in range(27):
+                    if kind // 9 != void:
+                        value = on_odd if counts[kind] % 2 else on_even
+                        if value < best_after[kind]:
+                            best_after[kind] = value
+        return max(best_now, -1), [b if b > -1 else -1 for b in best_after]
+
+    @classmethod
+    def shanten_steps(cls, position: Position, counts: Sequence[int],
+                      wild: int) -> ShantenSteps:
+        return SichuanShantenSteps(cls, position, counts)
+
+    @classmethod
+    def drawable(cls, position: Position) -> list[Tile]:
+        return [TILES[k] for k in range(27) if k // 9 != position.void]
+
+    @classmethod
+    def legal_discards(cls, position: Position) -> list[Tile]:
+        void = [t for t in position.hand if t.kind // 9 == position.void]
+        return sorted(set(void or position.hand))  # SC-2: the void suit goes first
+
+    @classmethod
+    def readings(cls, position: Position) -> list[Reading]:
+        counts = counts_of(position.hand)
+        found = readings(counts, 0, cls.SETS - len(position.melds))
+        seven = seven_pairs_reading(counts) if not position.melds else None
+        return [*found, seven] if seven else found
+
+    @classmethod
+    def context_problem(cls, position: Position) -> str | None:
+        tiles = [*position.hand, *(t for m in position.melds for t in m.tiles)]
+        suits = {t.kind // 9 for t in tiles}
+        if position.void is not None and position.void in suits:
+            return Message("SC-4.2: the hand holds its void suit {suit}; no win before it is "
+                           "gone", suit="mps"[position.void])
+        if len(suits) == 3:
+            return Message("SC-4.2: a winning hand has at most two suits (缺一门)")
+        if position.self_draw and position.robbing_kong:
+            raise PositionError("self_draw and robbing_kong can't both be true")
+        return None
+
+    @classmethod
+    def values(cls, position: Position, reading: Reading) -> Iterator[Score]:
+        p = cls.PATTERNS
+        tiles = [*position.hand, *(t for m in position.melds for t in m.tiles)]
+        counts = counts_of(tiles)
+        pure = len({t.kind // 9 for t in tiles}) == 1
+        roots = sum(1 for n in counts if n == 4)
+        bases: list[tuple[str, int]] = [("SC-5.1", 0)]
+        if reading.seven_pairs:
+            long = any(counts[t.kind] == 4 for t in position.hand)
+            bases.append(("SC-5.5", 0))
+            if pure:
+                bases.append(("SC-5.9", 0))
+            if long:
+                bases.append(("SC-5.13" if pure else "SC-5.8", -1))
+        else:
+            pungs = all(s.all_pungs for s in reading.parts) and all(
+                m.is_pung_like for m in position.melds)
+            terminal = all(s.all_terminal for s in reading.parts) and all(
+                _meld_terminal(m) for m in position.melds)
+            if pungs:
+                bases.append(("SC-5.6" if pure else "SC-5.2", 0))
+                if all(t.number in (2, 5, 8) for t in tiles):
+                    bases.append(("SC-5.7", 0))
+            if terminal:
+                bases.append(("SC-5.10" if pure else "SC-5.4", 0))
+            if pure:
+                bases.append(("SC-5.3", 0))
+        if position.first_turn and position.own_draw and not position.melds:
+            # SC-5.11/5.12: the dealt hand or the first draw, no pung or kong yet.
+            bases.append(("SC-5.11" if position.is_dealer else "SC-5.12", 0))
+        # The highest base pattern; on a tie (清龙七对 6 − 根 vs 清七对 5) the named one.
+        rule, root_change = max(bases, key=lambda b: ((p[b[0]].value or 0) + b[1],
+                                                      p[b[0]].value or 0))
+        hits = [Hit(p[rule], p[rule].value or 0)]
+        if roots + root_change > 0:
+            hits.append(Hit(p["SC-5.14"], roots + root_change, roots + root_change))
+        if position.own_draw:
+            hits.append(Hit(p["SC-5.15"], 1))
+            if position.after_kong:
+                hits.append(Hit(p["SC-5.16"], 1))
+        elif position.after_kong_discard:
+            hits.append(Hit(p["SC-5.17"], 1))
+        if position.robbing_kong:
+            hits.append(Hit(p["SC-5.18"], 1))
+        raw = sum(h.value for h in hits)
+        cap = int(position.rule("cap_fan"))
+        fan = min(raw, cap)
+        points = int(position.rule("base")) * 2 ** (fan - 1)
+        extra = {"fan_uncapped": raw} if raw > fan else {}
+        yield Score(True, points, hits, fan=fan, extra=extra, read_as=(position, reading))
+
+
+
+def _meld_terminal(meld: Meld) -> bool:
+    return any(t.is_terminal for t in meld.tiles)
+
+
+class SichuanTable(Table):
+    """SC-1–SC-6."""
+
+    variant = Sichuan
+    PLAY_ON = True
+    LIMITS_DISCARDS = True  # the void suit goes first (SC-2)
+    CLEARS_ON_PASS = True  # a robbed kong stops being robbable
+    LEAVE_RULE = "SC-6.6"
+    NO_CLAIM_RULE = "SC-3"
+    ROB_KONG_RULE = "SC-5.18"
+    FIRST_DISCARD_WINNER_RULE = "SC-3.1"
+
+    def __init__(self, setup: HandSetup) -> None:
+        super().__init__(setup)
+        self.phase = Phase.DINGQUE
+        self.any_pung_or_kong = False
+        self.kong_payments: list[tuple[int, int, int]] = []  # (payer, receiver, amount)
+
+    def _on_dingque(self, event: Event) -> None:
+        actor = self._actor(event)
+        if self.phase is not Phase.DINGQUE:
+            raise RuleViolation(
+                "SC-2",
+                Message("{player} can't name a void suit now: void suits are named "
+                        "right after the deal", player=self.name(actor)),
+            )
+        if self.seats[actor].void is not None:
+            raise RuleViolation("SC-2", Message("{player} already named a void suit",
+                                                player=self.name(actor)))
+        suit = event.suit
+        if suit not in ("m", "p", "s"):
+            raise RuleViolation("SC-2", Message("the void suit is m, p or s"))
+        assert suit is not None
+        self.seats[actor].void = "mps".index(suit)
+        if all(s.void is not None for s in self.seats):
+            self.phase = Phase.TURN
+            self.turn = self.dealer
+
+    def discardable(self, seat: int) -> list[int]:
+        hand = self.seats[seat].hand
+        void = self.seats[seat].void
+        if void is not None and any(hand[void * 9 : void * 9 + 9]):  # SC-2: void first
+            return [kind for kind in range(void * 9, void * 9 + 9) if hand[kind]]
+        return [kind for kind in range(34) if hand[kind]]
+
+    def kinds_ruled_out(self, seat: int) -> frozenset[int]:
+        """SC-2: while a seat holds its void suit, every discard must be of that suit. So
+        a seat that has discarded any other tile held none of its void suit then, and
+        holds none now: a void tile drawn later must be its next discard. Only the seat
+        in the middle of its turn may hold one (just drawn).
+
+        >>> from games.bots.simulation import simulate
+        >>> from games.records.match import Replayer
+        >>> match = simulate("sichuan", 1, 3)
+        >>> table = Replayer(match).begin(1, match.hands[0])
+        >>> table.kinds_ruled_out(1)  # no void named yet
+        frozenset()
+        >>> events = iter(match.hands[0].events)
+        >>> while not table.kinds_ruled_out(1):
+        ...     table.apply(next(events))
+        >>> void = table.seats[1].void
+        >>> table.kinds_ruled_out(1) == frozenset(range(9 * void, 9 * void + 9))
+        True
+        >>> sum(table.seats[1].hand[9 * void : 9 * void + 9])  # and none is held
+        0
+        """
+        state = self.seats[seat]
+        void = state.void
+        if void is None or all(tile.kind // 9 == void for tile, _ in state.river):
+            return frozenset()
+        if self.turn == seat and self.phase in (Phase.TURN, Phase.ROBBABLE):
+            return frozenset()
+        return _SUIT_KINDS[void]
+
+    def check_discard(self, seat: int, tile: Tile) -> None:
+        void = self.seats[seat].void
+        if void is None or tile.kind // 9 == void:
+            return
+        if any(self.seats[seat].hand[void * 9 : void * 9 + 9]):
+            raise RuleViolation(
+                "SC-2",
+                Message("{player} can't discard {tile}: they still hold their void suit "
+                        "{suit}, which goes first", player=self.name(seat), tile=tile,
+                        suit="mps"[void]),
+            )
+
+    def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
+        void = self.seats[seat].void
+        if not (void is None or tile.kind // 9 != void):
+            raise RuleViolation(
+                "SC-2", Message("{player} can't {what} {tile}: it is their void suit",
+                                player=self.name(seat), what=what, tile=tile)
+            )
+
+    def _after_claim(self, actor: int, discarder: int, then: Phase) -> None:
+        self.any_pung_or_kong = True
+        super()._after_claim(actor, discarder, then)
+
+    def first_turn(self, seat: int) -> bool:
+        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet.
+        return not self.seats[seat].discarded and not self.any_pung_or_kong
+
+    def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
+        self.any_pung_or_kong = True
+        lines = settlement.sichuan_kong_payments(
+            seat, kind, still_in=self.players_in() or [seat], feeder=feeder,
+            base=self.rule("base"),
+        )
+        self.seats[seat].kong_income.extend((line.payer, line.amount) for line in lines)
+        self.settle(lines)
+
+    def win_payments(
+        self, seat: int, target: int | None, how: str | None, score: Score
+    ) -> list[settlement.Payment]:
+        return settlement.sichuan_win_payments(
+            seat, score.fan or 0, score.points,
+            discarder=target, still_in=self.players_in(),
+        )
+
+    def after_win(self, seat: int, target: int | None) -> None:
+        # SC-3.2: three have won; or, with a player who left (SC-6.6), fewer than two are
+        # still in, so nobody is left to pay another win.
+        if sum(1 for s in self.seats if s.won) >= 3 or len(self.players_in()) < 2:
+            self.phase = Phase.ENDED
+            self.end_reason = "win"
+            return
+        if target is None:
+            # SC-3.2: after a self-draw the next player still in draws.
+            self.turn = self.next_seat(seat)
+            self.phase = Phase.DRAW
+            self.need_back = False
+            self.drawn = None
+        # After a win on a discard (or a robbed kong) others may still win on the same
+        # tile (SC-3.1); the next draw decides where play goes on (SC-3.2).
+
+    def _discard_win(self, event: Event, actor: int, tile: Tile) -> None:
+        if self.rob_pending is not None and self.phase is Phase.DISCARDED:
+            raise RuleViolation("SC-5.18", Message("{player}'s win on the robbed kong tile "
+                                                   "must be recorded as robbing the kong",
+                                                   player=self.name(actor)))
+        super()._discard_win(event, actor, tile)
+
+    def _rob_kong(self, event: Event, actor: int, tile: Tile) -> None:
+        if self.phase is Phase.DISCARDED and self.rob_pending is not None:
+            # another robber of the same kong (一炮多响 on a kong)
+            konger, kong_tile = self.rob_pending
+            if not (event.target == konger and tile == kong_tile):
+                raise RuleViolation(
+                    "SC-5.18", Message("{player} can rob only {other}'s {tile}",
+                                       player=self.name(actor), other=self.name(konger),
+                                       tile=kong_tile)
+                )
+
+            self.check_winner(actor)
+            self.check_discard_winner_order(actor, konger)
+            position = self.seat_position(actor, win_tile=tile, extra=tile, robbing_kong=True)
+            score = self._winning_score(actor, position, tile)
+            self.discard_winners.append(actor)
+            self._record_win(actor, tile, konger, "robbing_kong", score)
+            return
+        konger_tile = self.pending_kong
+        super()._rob_kong(event, actor, tile)
+        self.rob_pending = konger_tile
+        if self.phase is not Phase.ENDED and konger_tile is not None:
+            self.last_discard = konger_tile
+            self.phase = Phase.DISCARDED
+
+    rob_pending: tuple[int, Tile] | None = None
+
+    @property
+    def robbed_kong_pending(self) -> bool:
+        return self.rob_pending is not None and self.phase is Phase.DISCARDED
+
+    def on_pass(self) -> None:
+        self.rob_pending = None
+
+    def _all_but_one_won(self) -> bool:
+        return sum(1 for s in self.seats if s.won) >= 3
+
+    def exhaustion_payments(self) -> list[settlement.Payment]:
+        still_in = self.players_in()
+        if len(still_in) < 2:
+            return []
+        cap_points = self._cap_points()
+        pigs = [s for s in still_in if self.is_flower_pig(s)]
+        ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
+        ready = {s: p for s, p in ready.items() if p > 0}
+        # SC-6.6: a payer who has left (a winner who left included) is refunded nothing.
+        income = {s: [(payer, amount) for payer, amount in self.seats[s].kong_income
+                      if not self.seats[payer].left] for s in still_in}
+        not_ready = [s for s in still_in if s not in ready]
+        if pigs and len(pigs) < len(still_in):
+            self.settlement_notes.append("SC-6.4a 查花猪")
+        if ready and any(s not in pigs for s in not_ready):
+            self.settlement_notes.append("SC-6.4b 查大叫")
+        if any(income[s] for s in not_ready):
+            self.settlement_notes.append("SC-6.4c kong refunds")
+        return settlement.sichuan_exhaustion_payments(
+            still_in=still_in,
+            flower_pigs=pigs,
+            ready_points=ready,
+            cap_points=cap_points,
+            kong_income=income,
+        )
+
+    def settlement_rule(self) -> str:
+        if any(seat.left for seat in self.seats):
+            return "SC-6.6"  # the leaver's charge and compensation decide the hand
+        if self.end_reason == "exhausted":
+            return "SC-6.4"
+        return "SC-6.2" if self.wins and self.wins[-1].target is None else "SC-6.1"
+
+    def is_flower_pig(self, seat: int) -> bool:
+        """花猪: tiles of all three suits, melds included (SC-6.4a)."""
+        state = self.seats[seat]
+        suits = {k // 9 for k, n in enumerate(state.hand) if n}
+        suits.update(m.first.kind // 9 for m in state.melds)
+        return len(suits) == 3
+
+    def best_wait_points(self, seat: int) -> int:
+        """查大叫: the most this ready hand could win, as a discard win (SC-6.4b).
+
+        **Reading** (SC-6.6): a player who leaves on their own turn holds a tile more than a
+        waiting hand; their hand counts as the best one a discard of theirs would leave.
+        """
+        position = self.seat_position(seat)
+        if len(position.hand) == self.variant.concealed_size(position):
+            return max((self._ready_points(position.with_hand(
+                tuple(t for i, t in enumerate(position.hand) if i != index), None))
+                for index in range(len(position.hand))), default=0)
+        return self._ready_points(position)
+
+    def _ready_points(self, position: Position) -> int:
+        if self.variant.shanten(position) != 0:
+            return 0
+        waits = self.variant.waits_of(position, position.hand)
+        return max((w.score.points for w in waits.waits), default=0)
+
+    def on_leave(self, seat: int) -> None:
+        # SC-6.6: the leaver is charged and the others compensated; the hand goes on if
+        # it can. A leaver who had already won owes nothing and gets nothing back.
+        if not self.seats[seat].won:
+            self._charge_leaver(seat)
+        if len(self.players_in()) < 2:
+            self.phase = Phase.ENDED
+            self.end_reason = "abandoned"
+        elif self.turn == seat:
+            self.turn = self.next_seat(seat)
+            self.phase = Phase.DRAW
+            self.drawn = None
+
+    def _charge_leaver(self, leaver: int) -> None:
+        """SC-6.6: the charge to the house and the compensation to the others still in,
+        both from the leaver, split when the leaver's balance can't cover them."""
+        others = [s for s in self.players_in() if s != leaver]
+        lines = settlement.sichuan_leave_payments(
+            leaver,
+            {p: self._exhaustion_owed(leaver, p) for p in others},
+            cap_points=self._cap_points(),
+            factor=self.rule("escape_factor"),
+            minimum=self.rule("escape_minimum"),
+            balance=self._balance_in_points(leaver),
+        )
+        self.settle(lines)
+        self.settlement_notes.append("SC-6.6 leaving")
+
+    def _balance_in_points(self, seat: int) -> int | None:
+        """What a seat has now, in whole points (balances are in beans, SC-6.5)."""
+        if self.setup.balances is None:
+            return None
+        coefficient = self.rule("room_coefficient")
+        return (self.setup.balances[seat] + self.deltas[seat] * coefficient) // coefficient
+
+    def _cap_points(self) -> int:
+        return int(self.rule("base") * 2 ** (self.rule("cap_fan") - 1))
+
+    def _exhaustion_owed(self, payer: int, receiver: int) -> int:
+        """What ``payer`` would owe ``receiver`` under SC-6.4 (a) and (b) right now."""
+        pig = {s: self.is_flower_pig(s) for s in (payer, receiver)}
+        if pig[payer] and not pig[receiver]:
+            return self._cap_points()
+        if pig[receiver] and not pig[payer]:
+            return -self._cap_points()
+        if pig[payer]:
+            return 0
+        payer_ready = self.best_wait_points(payer)
+        receiver_ready = self.best_wait_points(receiver)
+        if receiver_ready and not payer_ready:
+            return receiver_ready
+        if payer_ready and not receiver_ready:
+            return -payer_ready
+        return 0
+
+    def _legal_dingque(self) -> list[Action]:
+        actions: list[Action] = []
+        for seat in range(4):
+            if self.seats[seat].void is None:
+                actions.extend(Action(seat, Event("dingque", seat, suit=s)) for s in "mps")
+        return actions
+
+
+class SichuanShantenSteps(ShantenSteps):
+    """:class:`ShantenSteps` for Sichuan's shanten: the best over the possible void
+    suits, seven pairs too without melds (as :meth:`Sichuan.shanten_after_each`; no
+    wildcards)."""
+
+    __slots__ = ("now", "_counts", "_voids", "_seven")
+
+    def __init__(self, variant: type[Sichuan], position: Position,
+                 counts: Sequence[int]) -> None:
+        sets = variant.SETS - len(position.melds)
+        self._counts = tuple(counts)
+        self._seven = not position.melds
+        self._voids: list[tuple[int, shapes.OneTileOn, int, int]] = []
+        best = shapes.INF
+        for void in variant._voids(position):
+            assert void is not None
+            needs = shapes.OneTileOn(counts, sets, void=void, honours=False)
+            pairs = singles = 0
+            if self._seven:
+                for kind in range(27):
+                    if counts[kind] and kind // 9 != void:
+                        pairs += counts[kind] >> 1
+                        singles += counts[kind] & 1
+                best = min(best, shapes.seven_pairs_from(pairs, singles))
+            best = min(best, needs.needed - 1)
+            self._voids.append((void, needs, pairs, singles))
+        self.now = max(best, -1)
+
+    def adding(self, kind: int) -> int:
+        best = shapes.INF
+        for void, needs, pairs, singles in self._voids:
+            value = needs.after(kind, 1) - 1
+            if self._seven and kind < 27 and kind // 9 != void:
+                odd = self._counts[kind] & 1  # the tile pairs a single, or starts one
+                value = min(value, max(shapes.seven_pairs_from(pairs + odd,
+                                                               singles - odd + (1 - odd)), -1))
+            best = min(best, value)
+        return max(best, -1)
+
+    def removing(self, kind: int) -> int:
+        if kind >= 27 or not self._counts[kind]:
+            return shapes.INF
+        best = shapes.INF
+        for void, needs, pairs, singles in self._voids:
+            in_void = kind // 9 == void
+            value = (needs.needed if in_void else needs.after(kind, -1)) - 1
+            if self._seven:
+                if in_void:
+                    seven = shapes.seven_pairs_from(pairs, singles)
+                else:
+                    odd = self._counts[kind] & 1
+                    seven = shapes.seven_pairs_from(pairs - (1 - odd), singles - odd + (1 - odd))
+                value = min(value, seven)
+            best = min(best, max(value, -1))
+        return best
