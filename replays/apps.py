@@ -11,8 +11,10 @@ class ReplaysConfig(AppConfig):
 
         # The admin lives with the other operations tools (replays/operations/admin.py);
         # Django's autodiscovery only looks for replays/admin.py, so register it here.
+        import replays.annotation.receivers  # noqa: F401 - a stored match is annotated
         import replays.checks  # noqa: F401
         import replays.operations.admin  # noqa: F401
+        import replays.puzzles.receivers  # noqa: F401 - an annotated one gives puzzles
         from replays.puzzles.services import VISITOR_KEY, merge_visitor
 
         def merge_puzzle_answers(sender: object, request: object, user: object,

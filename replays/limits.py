@@ -147,9 +147,19 @@ def _used(scope: str, who: str, rate: Rate) -> tuple[int, int]:
     return int(used), max(1, math.ceil((window + 1) * rate.seconds - now))
 
 
-def address_of(request: HttpRequest) -> str:
-    from replays.puzzles.services import client_address
+def client_address(request: HttpRequest) -> str | None:
+    """The visitor's address: ``REMOTE_ADDR``, or behind a proxy the last address of the
+    header it appends (``CLIENT_IP_HEADER``, e.g. ``HTTP_X_FORWARDED_FOR``)."""
+    header = settings.CLIENT_IP_HEADER
+    value = request.META.get(header, "") if header else ""
+    address = value.split(",")[-1].strip() if value else request.META.get("REMOTE_ADDR", "")
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None
 
+
+def address_of(request: HttpRequest) -> str:
     return client_address(request) or "unknown"
 
 
@@ -215,8 +225,6 @@ class BudgetSpent(RateLimited):
 def address_group(request: HttpRequest) -> str:
     """Who pays as a visitor: the address, or an IPv6 address's /64 (one household or
     machine commonly holds a whole /64, so counting single IPv6 addresses counts nothing)."""
-    from replays.puzzles.services import client_address
-
     address = client_address(request)
     if address is None:
         return "ip:unknown"

@@ -158,7 +158,7 @@ def make_match(db: None) -> Any:
     """
     import itertools
 
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
     from replays.models import Match
 
     seeds = itertools.count(1000)

@@ -235,7 +235,7 @@ def test_make_puzzles_from_one_hand(client: Client, editor: Any,
     match = data["match"]
     Puzzle.objects.filter(match=match).exclude(pk=data["puzzle"].pk).delete()
     from games.training import puzzles as engine
-    from replays.library.board import replayed_match
+    from replays.matches.board import replayed_match
 
     spots = list(engine.ready_spots(replayed_match(match).match))
     number = spots[-1].hand  # a hand with ready positions

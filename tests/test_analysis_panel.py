@@ -13,7 +13,7 @@ from django.db import transaction
 from django.test import Client
 
 from games.analysis.annotation import ENGINE_VERSION
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import Annotation, Match
 from replays.templatetags.tiles import score_title, score_value
 

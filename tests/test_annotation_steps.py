@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation.services import is_mistake, loss
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import Annotation, AnnotationStep, Match
 
 from .conftest import bot_document

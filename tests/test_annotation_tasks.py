@@ -48,7 +48,7 @@ from django.db.models import Count, Q
 
 from games.analysis.annotation import ENGINE_VERSION
 from replays.annotation import tasks
-from replays.library import services
+from replays.matches import services
 from replays.models import Annotation, Hand, Match
 from replays.retries import MAX_RETRIES
 

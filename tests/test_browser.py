@@ -55,7 +55,7 @@ def document_file(document: bytes, tmp_path: Path) -> Path:
 @pytest.fixture
 def viewer_url(live_server: Any, transactional_db: None, document: bytes) -> str:
     """A public match stored directly; the viewer's address on the live server."""
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
 
     match = store_document(document, title="Browser test match")
     return f"{live_server.url}{match.get_absolute_url()}"
@@ -189,7 +189,7 @@ def test_it_hides_a_private_replay_from_other_users(
         browser: Browser, live_server: Any, transactional_db: None, document: bytes) -> None:
     from django.contrib.auth import get_user_model
 
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
 
     users = get_user_model().objects
     alice = users.create_user("alice", password=PASSWORD)
@@ -239,7 +239,7 @@ def test_it_renders_the_viewer_at_desktop_and_phone_widths(
     page.screenshot(path=str(artifacts / "viewer-390-settlement.png"), full_page=True)
     no_horizontal_scroll(390)
 
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
 
     won = make_document(WIN_SEED)
     match = store_document(won, title="Browser test win")

@@ -75,7 +75,7 @@ def annotated(live_server: Any, transactional_db: None, document: bytes) -> Anno
     from django.db import transaction
 
     from games.analysis.annotation import ENGINE_VERSION
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
     from replays.models import Annotation, Match
 
     with transaction.atomic():

@@ -75,7 +75,7 @@ def filled(transactional_db: None, django_user_model: Any,
     from django.utils import timezone
 
     from games.analysis.annotation import ENGINE_VERSION
-    from replays.library import services
+    from replays.matches import services
     from replays.models import Annotation, Attempt, DailyPuzzle, Match, Puzzle, WorkerHeartbeat
     from replays.puzzles import services as puzzles
 

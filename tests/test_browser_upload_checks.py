@@ -46,7 +46,7 @@ def upload(page: Page, base: str, path: Path) -> None:
 def test_the_upload_page_polls_a_check_until_the_replay_is_stored(
         page: Page, live_server: Any, transactional_db: None, held_checks: list[int],
         tmp_path: Path) -> None:
-    from replays.library.tasks import check_upload
+    from replays.matches.tasks import check_upload
 
     path = tmp_path / "large.json"
     path.write_bytes(bot_document(21, hands=2))
@@ -65,8 +65,8 @@ def test_the_upload_page_polls_a_check_until_the_replay_is_stored(
 def test_the_check_page_refreshes_itself_without_javascript(
         browser: Browser, live_server: Any, transactional_db: None, held_checks: list[int],
         tmp_path: Path) -> None:
-    from replays.library.models import UploadCheck
-    from replays.library.tasks import check_upload
+    from replays.matches.tasks import check_upload
+    from replays.models import UploadCheck
 
     context = browser.new_context(java_script_enabled=False, locale="en-US")
     page = context.new_page()

@@ -28,7 +28,7 @@ def valued(live_server: Any, transactional_db: None, django_user_model: Any) -> 
     from django.db import transaction
     from django.test.utils import override_settings
 
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
     from replays.models import HandValues, Match
 
     alice = django_user_model.objects.create_user("alice", password=PASSWORD)

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
 
 def stored(variant: str, seed: int, hands: int, title: str) -> Any:
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
 
     return store_document(bot_document(seed, variant=variant, hands=hands), title=title)
 

@@ -20,9 +20,9 @@ from django.test import Client
 from django.utils import timezone
 
 from games.analysis.annotation import ENGINE_VERSION
+from replays import charts, dashboard, views
 from replays.annotation import tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
-from replays.operations import charts, dashboard, views
 
 from .conftest import configured_broker, redis_or_skip
 

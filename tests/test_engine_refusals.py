@@ -29,7 +29,7 @@ from games.core.messages import Message, plain, template_of
 from games.core.tiles import TILES
 from games.records.log import LogError, loads
 from games.records.match import replay
-from replays.library.engine_refusals import CATALOGUE, catalogue_key, refusal, render
+from replays.matches.engine_refusals import CATALOGUE, catalogue_key, refusal, render
 
 from .conftest import bot_document
 from .test_site_i18n_complete import TILE_CODE, english_sentences, visible
@@ -94,7 +94,7 @@ def test_it_has_a_chinese_translation_for_every_template_the_engine_can_raise() 
                 untranslated.append(key)
             if sorted(PLACEHOLDER.findall(chinese)) != sorted(PLACEHOLDER.findall(key)):
                 mismatched.append((key, chinese))
-    assert not missing, f"not in replays/library/engine_refusals.py: {missing}"
+    assert not missing, f"not in replays/matches/engine_refusals.py: {missing}"
     assert not untranslated, f"no Chinese in django.po: {untranslated}"
     assert not mismatched, f"placeholders differ: {mismatched}"
 

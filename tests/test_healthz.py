@@ -17,7 +17,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from replays.operations import health
+from replays import health
 
 from .conftest import configured_broker, redis_or_skip
 

@@ -29,8 +29,7 @@ from django.test import Client
 from replays import inprocess
 from replays.annotation import tasks
 from replays.annotation import values as values_pass
-from replays.models import Annotation, HandValues, Match
-from replays.play.models import PlayedMatch
+from replays.models import Annotation, HandValues, Match, PlayedMatch
 
 from .conftest import ROOT, bot_document, wait_for
 from .test_play_site import act, start, state

@@ -23,10 +23,9 @@ from games.core.tiles import TILES
 from games.play.bot_match import verify
 from games.records.log import loads
 from games.variants.registry import VARIANTS
-from replays.library.services import check_document
-from replays.models import Hand
+from replays.matches.services import check_document
+from replays.models import Hand, PlayedMatch
 from replays.play import services
-from replays.play.models import PlayedMatch
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ import pytest
 from django.test import Client
 
 from games.play.bot_match import PlayMatch
-from replays.models import Match
-from replays.play.models import PlayedMatch
+from replays.models import Match, PlayedMatch
 from tests.test_play_site import act, start, state
 from tests.test_puzzle_site import text_of
 from tests.test_settlement_page import lines_of

@@ -18,9 +18,8 @@ from django.test import Client, override_settings
 from django.utils import timezone
 
 from replays.annotation import tasks as annotation_tasks
-from replays.models import Match
+from replays.models import Match, PlayedMatch
 from replays.play import tasks
-from replays.play.models import PlayedMatch
 
 from .test_play_leave import keep, leave
 from .test_play_site import start

@@ -16,8 +16,7 @@ from django.test import Client
 
 from games.play.bot_match import verify
 from games.records.log import loads
-from replays.models import Match
-from replays.play.models import PlayedMatch
+from replays.models import Match, PlayedMatch
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from replays.library.services import STEP_FIELDS
+from replays.matches.services import STEP_FIELDS
 from replays.models import Annotation, AnnotationStep, Match
 from replays.prepared import Prepared
 

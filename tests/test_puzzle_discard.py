@@ -23,7 +23,7 @@ from games.records.match import Replayer
 from games.training import discard_puzzles
 from games.training.themes import themes_of
 from games.variants.positions import read_position
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import Attempt, Match, Puzzle, RatingChange
 from replays.puzzles import services as puzzles
 

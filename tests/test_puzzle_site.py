@@ -21,7 +21,7 @@ from django.test import Client
 from games.core.tiles import TILES, Tile, format_tiles
 from games.training import puzzles as engine
 from games.variants.positions import read_position
-from replays.library import services
+from replays.matches import services
 from replays.models import Attempt, DailyPuzzle, Match, Puzzle
 from replays.puzzles import services as puzzles
 from replays.puzzles import tasks

@@ -18,9 +18,8 @@ from games.play.bot_match import PlayMatch
 from games.records.log import loads
 from games.training import puzzles as engine
 from games.variants.positions import read_position
-from replays.models import DailyPuzzle, Match, Puzzle, shown_puzzles
+from replays.models import DailyPuzzle, Match, PlayedMatch, PlaySettings, Puzzle, shown_puzzles
 from replays.play import services as play
-from replays.play.models import PlayedMatch, PlaySettings
 from replays.puzzles import services as puzzles
 from replays.puzzles import tasks
 from tests.conftest import PASSWORD, with_password

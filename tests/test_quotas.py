@@ -19,7 +19,7 @@ from django.core.cache import caches
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 
-from replays.library import services
+from replays.matches import services
 from replays.models import Match
 from replays.puzzles import services as puzzles
 

@@ -26,7 +26,7 @@ from django.utils import timezone, translation
 
 from games.bots.simulation import simulate
 from games.records.log import dumps
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import Match, Puzzle, WorkerHeartbeat
 from replays.puzzles import services as puzzles
 

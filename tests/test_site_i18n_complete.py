@@ -52,7 +52,7 @@ def visible(markup: str) -> str:
 
 @pytest.fixture
 def matches(db: None) -> list[Match]:
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
 
     return [store_document(bot_document(seed, variant=variant, hands=2))
             for variant, seed in (("jiaxing", 12), ("putian", 3), ("sichuan", 2))]

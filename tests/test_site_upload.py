@@ -21,7 +21,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
 from games.records import log as games_log
-from replays.library import services
+from replays.matches import services
 from replays.models import Hand, Match
 
 from .conftest import bot_document

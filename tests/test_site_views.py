@@ -511,7 +511,7 @@ def test_it_answers_404_for_an_unknown_replay(client: Client, match: Match,
 
 
 def test_it_downloads_the_exact_bytes_uploaded(client: Client, db: None) -> None:
-    from replays.library.services import store_document
+    from replays.matches.services import store_document
 
     raw = bot_document(7, hands=2).replace(b"\n", b"\r\n") + b"\r\n\r\n"
     match = store_document(raw)

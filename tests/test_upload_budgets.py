@@ -26,9 +26,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, override_settings
 from django.utils import timezone
 
-from replays.library import services, tasks
-from replays.library.models import UploadCheck
-from replays.models import Hand, Match
+from replays.matches import services, tasks
+from replays.models import Hand, Match, UploadCheck
 
 from .conftest import bot_document
 from .test_site_upload import text_of

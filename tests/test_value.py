@@ -29,8 +29,8 @@ from games.bots.simulation import simulate
 from games.commands.cli import main
 from games.core.position import Position
 from games.core.tiles import TILES, Tile, counts_of
-from games.core.variant import VARIANTS
 from games.variants.positions import read_position
+from games.variants.registry import VARIANTS
 from tests.conftest import shared_rules
 
 

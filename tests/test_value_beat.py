@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from games.analysis.annotation import ENGINE_VERSION
 from games.analysis.value_pass import VALUE_MODEL_VERSION
+from replays import health
 from replays.annotation import values
 from replays.models import HandValues, Match
-from replays.operations import health
 
 from .test_beat_tasks import store
 

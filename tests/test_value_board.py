@@ -16,7 +16,7 @@ from django.utils import translation
 from games.analysis.value_pass import Priced, judged
 from games.analysis.value_table import LogPoint
 from games.bots.simulation import simulate
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import HandValues, Match
 from replays.templatetags.values import explanation
 

@@ -16,7 +16,7 @@ from games.analysis.annotation import ENGINE_VERSION
 from games.analysis.value_pass import VALUE_MODEL_VERSION
 from replays.annotation.value_view import match_summary
 from replays.annotation.values import queue_values
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import HandValues, Match
 
 from .conftest import bot_document

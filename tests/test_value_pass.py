@@ -15,7 +15,7 @@ from django.test.utils import override_settings
 from games.analysis.annotation import ENGINE_VERSION
 from games.analysis.value_pass import VALUE_MODEL_VERSION
 from replays.annotation.values import compute, queue_values
-from replays.library import services
+from replays.matches import services
 from replays.models import Hand, HandValues, Match
 
 from .conftest import wait_for

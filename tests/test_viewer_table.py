@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from replays.library.board import banked_fans, place_of
+from replays.matches.board import banked_fans, place_of
 from replays.models import Match
 
 PLACES = ("top", "left", "right", "bottom")

@@ -1433,19 +1433,3 @@ class Table:
 
 
 Table._handler_map = Table._handlers()
-
-_MOVED = {"TABLES": ("games.variants.registry", "TABLE_CLASSES"),
-          "JiaxingTable": ("games.variants.jiaxing", "JiaxingTable"),
-          "PutianTable": ("games.variants.putian", "PutianTable"),
-          "SichuanTable": ("games.variants.sichuan", "SichuanTable")}
-
-
-def __getattr__(name: str) -> Any:
-    """Names that moved to the variant modules and the registry (``TABLES`` is now
-    ``games.variants.registry.TABLE_CLASSES``), still importable from here for code written
-    against the older layout."""
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    module, attribute = _MOVED[name]
-    return getattr(importlib.import_module(module), attribute)

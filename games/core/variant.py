@@ -681,17 +681,3 @@ def reading_text(position: Position, reading: Reading) -> str:
     parts = [str(reading)] if any(reading.local) or reading.free_kinds else []
     parts.extend(f"[{m}]" for m in position.melds)
     return " ".join(parts)
-
-
-_MOVED = {"VARIANTS": "games.variants.registry", "variant_named": "games.variants.registry",
-          "Jiaxing": "games.variants.jiaxing", "JX_BANK": "games.variants.jiaxing", "Putian": "games.variants.putian",
-          "Sichuan": "games.variants.sichuan"}
-
-
-def __getattr__(name: str) -> Any:
-    """Names that moved to the variant modules and the registry, still importable from
-    here for code written against the older layout (import them from their new home)."""
-    if name not in _MOVED:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-    return getattr(importlib.import_module(_MOVED[name]), name)

@@ -14,7 +14,7 @@ from django.db import transaction
 
 from games.analysis.annotation import ENGINE_VERSION
 from replays.kept import Kept
-from replays.library.links import step_url
+from replays.matches.links import step_url
 from replays.models import Annotation, AnnotationStep, Match
 from replays.prepared import Prepared
 

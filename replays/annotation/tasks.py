@@ -30,15 +30,13 @@ from django.db.models import Exists, F, OuterRef
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.analysis.annotation import ENGINE_VERSION, analyze_hand
-from games.core.table import TABLES
+from games.analysis.annotation import ENGINE_VERSION
+from replays import health
+from replays.annotation.engine import annotate
 from replays.annotation.services import store_steps
+from replays.annotation.signals import annotated
 from replays.inprocess import sends_in_turn
-from replays.library.board import replayed_match
 from replays.models import Annotation, Hand, Match
-from replays.operations import health
-from replays.puzzles.services import may_harvest
-from replays.puzzles.tasks import harvest_puzzles
 from replays.retries import FailsItsMatch
 
 log = logging.getLogger(__name__)
@@ -125,8 +123,8 @@ def annotate_hand(hand_id: int) -> None:
             finished = Match.objects.filter(pk=match.pk).exclude(
                 annotation_status__in=[Match.Status.FAILED, Match.Status.DONE]).update(
                 annotation_status=Match.Status.DONE)
-            if finished and may_harvest(match):
-                transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
+            if finished:
+                transaction.on_commit(lambda: annotated.send(sender=Match, match_id=match.pk))
             if finished and settings.VALUES_AFTER_ANNOTATION:
                 transaction.on_commit(lambda: _queue_values(match.pk))
 
@@ -141,13 +139,6 @@ def _queue_values(match_id: int) -> None:
     except Exception as error:  # noqa: BLE001 - the annotation itself is stored
         log.warning("values of match %s not queued: %s: %s", match_id,
                     type(error).__name__, error)
-
-
-def annotate(match: Match, number: int) -> dict[str, object]:
-    """The analysis of one stored hand, as JSON."""
-    data = replayed_match(match)
-    table = TABLES[data.match.variant](data.setups[number - 1])
-    return analyze_hand(table, data.match.hands[number - 1].events, number).to_json()
 
 
 def _annotated_in(run: int) -> Any:
@@ -231,8 +222,7 @@ def _requeue(match_id: int, cutoff: dt.datetime, now: dt.datetime) -> int:
         if not missing_hands:
             Match.objects.filter(pk=match_id).update(annotation_status=Match.Status.DONE)
             log.warning("requeue_stuck: match %s was annotated already: marked done", match_id)
-            if may_harvest(Match.objects.get(pk=match_id)):
-                transaction.on_commit(lambda: harvest_puzzles.delay(match_id))
+            transaction.on_commit(lambda: annotated.send(sender=Match, match_id=match_id))
             return 0
         # The first hands go now, the others follow as they finish (as queue_match does).
         missing = [pk for pk, _number in missing_hands[:window(len(missing_hands))]]

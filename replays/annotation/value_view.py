@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 from replays.annotation.values import current_values
 from replays.kept import Kept
-from replays.library.links import step_url
+from replays.matches.links import step_url
 from replays.models import HandValues, Match
 
 BIGGEST = 5  # mistakes listed in a match's summary

@@ -38,9 +38,11 @@ from django.utils import timezone
 from games.analysis.annotation import ENGINE_VERSION
 from games.analysis.value_pass import VALUE_MODEL_VERSION
 from games.analysis.value_pass import value_hand as price_hand
-from games.core.table import TABLES
+from games.variants.registry import TABLE_CLASSES
+from replays.annotation.engine import annotate
+from replays.annotation.signals import valued
 from replays.inprocess import sends_in_turn
-from replays.library.board import replayed_match
+from replays.matches.board import replayed_match
 from replays.models import Annotation, Hand, HandValues, Match
 from replays.retries import FailsItsMatch
 
@@ -220,7 +222,7 @@ def requeue_stuck_values() -> int:
     restarts, so it is requeued at most once per period; a stuck match whose rows are
     all there (its last messages were lost after the work was done) is marked done.
     """
-    from replays.operations import health
+    from replays import health
 
     backlog = health.queue_length()
     if backlog.waiting:
@@ -301,10 +303,8 @@ def value_hand(hand_id: int, seat: int) -> None:
         if locked.values_seats and done >= hands * len(locked.values_seats):
             finished = Match.objects.filter(pk=match.pk).exclude(
                 values_status=Match.Status.FAILED).update(values_status=Match.Status.DONE)
-            if finished and match.publishable:  # "what to discard?" puzzles need values
-                from replays.puzzles.tasks import harvest_puzzles
-
-                transaction.on_commit(lambda: harvest_puzzles.delay(match.pk))
+            if finished:  # "what to discard?" puzzles need values (replays.puzzles.receivers)
+                transaction.on_commit(lambda: valued.send(sender=Match, match_id=match.pk))
 
 
 def _send_next(match: Match) -> None:
@@ -326,11 +326,9 @@ def compute(match: Match, hand: Hand, seat: int) -> dict[str, Any]:
     if annotation is not None:
         decisions = annotation.data.get("decisions", [])
     else:
-        from replays.annotation.tasks import annotate
-
         decisions = annotate(match, hand.number).get("decisions", [])
     data = replayed_match(match)
-    table = TABLES[data.match.variant](data.setups[hand.number - 1])
+    table = TABLE_CLASSES[data.match.variant](data.setups[hand.number - 1])
     return price_hand(table, data.match.hands[hand.number - 1].events, hand.number,
                       decisions, {seat}, seed=hand.number,
                       solo_samples=settings.VALUES_SOLO_SAMPLES,

@@ -16,7 +16,7 @@ from replays.annotation.value_view import totals, trends
 from replays.annotation.values import SEATS, queue_values
 from replays.annotation.values import progress as values_progress_count
 from replays.htmx import HtmxHttpRequest
-from replays.library.services import visible_match
+from replays.matches.services import visible_match
 from replays.models import Match
 from replays.security import mark_not_shared
 

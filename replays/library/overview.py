@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
-from replays.library.board import Replayed, WinView, win_view
-from replays.library.links import step_url
+from replays.charts import Series, line_chart
+from replays.matches.board import Replayed, WinView, win_view
+from replays.matches.links import step_url
 from replays.models import Match
-from replays.operations.charts import Series, line_chart
 
 
 @dataclass(frozen=True)

@@ -28,20 +28,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
-from games.core.variant import VARIANTS
+from games.variants.registry import VARIANTS
 from replays import limits
 from replays.annotation.services import panel
 from replays.annotation.tasks import waiting_for_broker
 from replays.annotation.views import values_context
 from replays.htmx import HtmxHttpRequest, wants_fragment
-from replays.library.board import board_at, replayed_match
-from replays.library.engine_refusals import from_json
-from replays.library.engine_refusals import render as engine_refusal
-from replays.library.links import viewer_links
-from replays.library.models import UploadCheck, write_document
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, unique_anchors
-from replays.library.services import (
+from replays.matches.board import board_at, replayed_match
+from replays.matches.engine_refusals import from_json
+from replays.matches.engine_refusals import render as engine_refusal
+from replays.matches.links import viewer_links
+from replays.matches.services import (
     DuplicateUpload,
     UploadError,
     check_bytes,
@@ -50,8 +49,8 @@ from replays.library.services import (
     store_document,
     visible_match,
 )
-from replays.library.tasks import send_check
-from replays.models import Match
+from replays.matches.tasks import send_check
+from replays.models import Match, UploadCheck, write_document
 from replays.puzzles.services import visitor_id
 from replays.puzzles.takedowns import take_down
 from replays.security import mark_not_shared

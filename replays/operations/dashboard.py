@@ -24,9 +24,9 @@ from django.utils.translation import gettext as _
 
 from games.analysis.annotation import ENGINE_VERSION
 from games.variants.registry import NAMES
+from replays import charts, health
 from replays.annotation.tasks import WAITING, waiting_since
 from replays.models import Annotation, Attempt, DailyPuzzle, Hand, Match, WorkerHeartbeat
-from replays.operations import charts, health
 from replays.puzzles import services as puzzles
 
 DEFAULT_DAYS = 14

@@ -21,10 +21,10 @@ from django.views.decorators.http import require_GET, require_POST, require_safe
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
+from replays import health
 from replays.annotation.tasks import queue_match
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.models import Match
-from replays.operations import health
 from replays.operations.dashboard import DAY_CHOICES, days_from, metrics
 
 

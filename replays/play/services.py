@@ -1,6 +1,6 @@
 """Playing against the bots: starting, restoring, answering and finishing a stored match.
 
-The state lives in :class:`~replays.play.models.PlayedMatch` as ``PlayMatch.to_json()``;
+The state lives in :class:`~replays.models.PlayedMatch` as ``PlayMatch.to_json()``;
 every answer locks the row (``select_for_update``) so that two answers to one step are
 applied one after the other, and the engine's step check refuses the second
 (``StaleStep``). A finished match is stored as an ordinary replay the way an upload is
@@ -33,10 +33,9 @@ from games.play.bot_match import IllegalAction, PlayError, PlayMatch, StaleStep,
 from games.records.log import dumps
 from games.training.puzzles import Standing, standing
 from games.variants.registry import VARIANTS
-from replays.library.services import DuplicateUpload, UploadError, store_document
 from replays.limits import Payer
-from replays.models import Match
-from replays.play.models import PlayedMatch, PlaySettings
+from replays.matches.services import DuplicateUpload, UploadError, store_document
+from replays.models import Match, PlayedMatch, PlaySettings
 from replays.puzzles.services import visitor_id
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from games.core.tiles import TILES, Tile, parse_tiles
 from games.play.bot_match import PlayMatch
 from games.records.log import read_event
 from games.variants.registry import VARIANTS
-from replays.library.board import (
+from replays.matches.board import (
     Board,
     SeatView,
     TileView,
@@ -30,8 +30,8 @@ from replays.library.board import (
     place_of,
     replayed,
 )
+from replays.models import PlayedMatch
 from replays.play import services
-from replays.play.models import PlayedMatch
 from replays.tile_names import suit_name, tile_name, wildcard_name
 
 HINT_KEY = "play_hint"

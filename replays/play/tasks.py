@@ -19,7 +19,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from replays.play.models import PlayedMatch
+from replays.models import PlayedMatch
 
 log = logging.getLogger(__name__)
 EXPIRE_BATCH = 500  # matches deleted per transaction

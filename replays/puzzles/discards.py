@@ -10,7 +10,7 @@ from typing import Any
 from games.analysis.annotation import ENGINE_VERSION
 from games.training.discard_puzzles import DiscardSpot, discard_spots
 from replays.annotation.values import current_values
-from replays.library.board import replayed_match
+from replays.matches.board import replayed_match
 from replays.models import Annotation, Match
 
 

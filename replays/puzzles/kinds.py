@@ -3,7 +3,7 @@
 "What wins here?" (``wins``) is the original kind (``views._setup``/``_feedback``);
 "how much does it pay?" (``pay``, ``games.training.pay_puzzles``) shows a won hand with the table
 around it and asks for the variant's count (``Variant.PAY_ASKS``), answering with the
-table's itemised settlement (``replays.library.settlement_lines``); "what to discard?"
+table's itemised settlement (``replays.matches.settlement_lines``); "what to discard?"
 (``discard``, ``games.training.discard_puzzles``) shows a hand to discard from and answers with
 every choice's win chance and expected points from the values pass. The functions here
 dispatch on ``Puzzle.kind``; the numbers all come from the engine's stored answer.
@@ -24,8 +24,8 @@ from games.training import discard_puzzles, pay_puzzles
 from games.training import puzzles as engine
 from games.variants.positions import read_position
 from games.variants.registry import VARIANTS
-from replays.library.board import TileView, banked_fans
-from replays.library.settlement_lines import line_views
+from replays.matches.board import TileView, banked_fans
+from replays.matches.settlement_lines import line_views
 from replays.models import Puzzle
 from replays.tile_names import tile_name, wildcard_name
 

@@ -16,8 +16,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from games.training import rating as glicko
+from replays.charts import Series, line_chart
 from replays.models import Attempt, PlayerRating, Puzzle, RatingChange
-from replays.operations.charts import Series, line_chart
 
 LEADERBOARD_MIN_ANSWERS = 10  # rated answers before a player is ranked by rating
 HISTORY_POINTS = 60  # the chart shows the latest this many rated answers

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import hmac
-import ipaddress
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -30,9 +29,17 @@ from games.training import discard_puzzles, pay_puzzles, themes
 from games.training import puzzles as engine
 from games.variants.positions import read_position
 from games.variants.registry import NAMES
-from replays.library.board import replayed_match
-from replays.models import Attempt, DailyPuzzle, Match, Puzzle, PuzzleReveal, shown_puzzles
-from replays.play.models import PlayedMatch
+from replays.limits import client_address
+from replays.matches.board import replayed_match
+from replays.models import (
+    Attempt,
+    DailyPuzzle,
+    Match,
+    PlayedMatch,
+    Puzzle,
+    PuzzleReveal,
+    shown_puzzles,
+)
 from replays.puzzles import kinds, ratings
 
 VARIANTS = NAMES
@@ -374,18 +381,6 @@ def answer(request: HttpRequest, puzzle: Puzzle, picked: Any, bonus: str,
     record_reveal(request, puzzle)  # answered: the verdict, with the answer, comes next
     ratings.rate(attempt)  # ranked answers only
     return Result(attempt, verdict, counted=True)
-
-
-def client_address(request: HttpRequest) -> str | None:
-    """The visitor's address: ``REMOTE_ADDR``, or behind a proxy the last address of the
-    header it appends (``CLIENT_IP_HEADER``, e.g. ``HTTP_X_FORWARDED_FOR``)."""
-    header = settings.CLIENT_IP_HEADER
-    value = request.META.get(header, "") if header else ""
-    address = value.split(",")[-1].strip() if value else request.META.get("REMOTE_ADDR", "")
-    try:
-        return str(ipaddress.ip_address(address))
-    except ValueError:
-        return None
 
 
 def _same_visitor(request: HttpRequest) -> Q:

@@ -12,8 +12,7 @@ from typing import Any
 
 from celery import shared_task
 
-from replays.models import Match
-from replays.play.models import PlayedMatch
+from replays.models import Match, PlayedMatch
 from replays.puzzles.services import harvest, harvest_played, roll_days
 from replays.retries import RetriedWithBackoff
 

@@ -21,10 +21,9 @@ from games.variants.positions import read_position
 from games.variants.registry import NAMES, VARIANTS
 from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
-from replays.library.board import TileView
-from replays.library.links import step_url
+from replays.matches.board import TileView
+from replays.matches.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
-from replays.play.services import ladder_standing
 from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles
 from replays.tile_names import wildcard_name
@@ -210,7 +209,6 @@ def profile(request: HtmxHttpRequest) -> HttpResponse:
     attempts = puzzles.attempts_of(request)
     return render(request, "puzzles/profile.html", {
         "progress": puzzles.progress(attempts),
-        "ladder_standing": ladder_standing(request),
         "recent": attempts.select_related("puzzle")[:20],
         "ladder": engine.LADDER,
         "rating": ratings.summary(request.user),

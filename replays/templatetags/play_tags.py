@@ -1,5 +1,7 @@
-"""``{% play_progress standing %}``: the points won in played matches on the progress page,
-the only points the JX-11 ladder counts (issue 18: puzzle progress is the rating)."""
+"""``{% ladder_standing as standing %}`` and ``{% play_progress standing %}``: the points won
+in played matches on the progress page, the only points the JX-11 ladder counts (issue 18:
+puzzle progress is the rating). Tags, so that the puzzles' page shows play's figures
+without the puzzles importing play (tests/test_import_cycles.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,15 @@ from django import template
 from games.training.puzzles import Standing
 
 register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def ladder_standing(context: template.Context) -> Standing:
+    """Where the visitor stands on the JX-11 ladder
+    (:func:`replays.play.services.ladder_standing`)."""
+    from replays.play.services import ladder_standing as standing_of
+
+    return standing_of(context["request"])
 
 
 @register.inclusion_tag("play/progress.html", takes_context=True)

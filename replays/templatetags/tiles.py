@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 
 from replays import tile_names as tile_names_module
 from replays.kept import in_each_language
-from replays.library.board import SeatView, TileView
 from replays.markup import html
+from replays.matches.board import SeatView, TileView
 
 register = template.Library()
 
@@ -201,7 +201,7 @@ def rule_links(text: str, anchors: frozenset[str]) -> SafeString:
 def engine_text(text: str) -> str:
     """A sentence of the engine's (a rule's note, an option's meaning, a refusal) in the
     reader's language, where the site's catalogue has it."""
-    from replays.library.engine_text import translate
+    from replays.matches.engine_text import translate
 
     return translate(str(text))
 

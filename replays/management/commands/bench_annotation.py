@@ -41,7 +41,7 @@ from django.test.utils import override_settings
 from games.bots.simulation import simulate
 from games.records.log import dumps
 from games.variants.registry import NAMES
-from replays.library.services import store_document
+from replays.matches.services import store_document
 from replays.models import Match
 
 VARIANTS = NAMES

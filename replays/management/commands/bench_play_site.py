@@ -26,8 +26,7 @@ from django.test import Client
 from django.test.utils import override_settings
 
 from games.variants.registry import NAMES
-from replays.models import Match
-from replays.play.models import PlayedMatch
+from replays.models import Match, PlayedMatch
 
 
 def percentile(values: list[float], share: float) -> float:

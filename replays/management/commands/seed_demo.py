@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand
 from games.bots.simulation import simulate
 from games.records.log import dumps
 from games.variants.registry import NAMES
-from replays.library.services import DuplicateUpload, store_document
+from replays.matches.services import DuplicateUpload, store_document
 from replays.models import Match, Puzzle
 from replays.titles import demo_title
 

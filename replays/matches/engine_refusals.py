@@ -19,7 +19,7 @@ from django.utils.translation import pgettext_lazy
 
 from games.core.messages import Message, template_of
 from games.core.tiles import Tile
-from replays.library import engine_text
+from replays.matches import engine_text
 from replays.tile_names import suit_name, tile_name, wind_name
 
 _RULE = re.compile(r"^(\{rule\}|[A-Z]+-[0-9.]+): ")

@@ -13,12 +13,14 @@ from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 
-from games.core.table import TABLES, HandSetup, Phase, Table, Win
+from games.core.table import HandSetup, Phase, Table, Win
 from games.core.tiles import TILES, WINDS, Tile
-from games.core.variant import JX_BANK, Hit, PatternDef
+from games.core.variant import Hit, PatternDef
 from games.records.log import Event, Match, loads
 from games.records.match import Replayer
-from replays.library.settlement_lines import LineView, line_views
+from games.variants.jiaxing import JX_BANK
+from games.variants.registry import TABLE_CLASSES
+from replays.matches.settlement_lines import LineView, line_views
 from replays.tile_names import suit_name, tile_name, wildcard_name
 
 if TYPE_CHECKING:
@@ -198,7 +200,7 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
     setup = data.setups[hand_number - 1]
     steps = len(hand.events)
     step = max(0, min(step, steps))
-    table = TABLES[data.match.variant](setup)
+    table = TABLE_CLASSES[data.match.variant](setup)
     ended_deltas: list[int] | None = None
     applied = table.apply_run(hand.events[:step])  # stops at the hand's end, its last event
     if applied < step:

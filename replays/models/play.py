@@ -12,7 +12,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from replays.models import Match, new_public_id
+from replays.models.matches import Match, new_public_id
 
 
 class PlayedMatch(models.Model):

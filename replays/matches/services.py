@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q, Sum
 from django.db.models.functions import Length
+from django.dispatch import Signal
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
@@ -27,6 +28,11 @@ from games.records.match import MatchResult, replay
 from replays.limits import Payer
 from replays.models import Hand, Match
 from replays.prepared import Prepared
+
+match_stored = Signal()
+"""Sent when a match is stored (``sender=Match``, ``match_id``), inside the request or the
+worker's check: the annotation queues it (``replays.annotation.receivers``). A receiver
+answers False when the match must wait for the broker."""
 
 ENGINE_VERSION = "1"
 
@@ -238,12 +244,12 @@ def visible_match(request: HttpRequest, public_id: str, document: bool = False,
 
 
 def _queue(match: Match) -> None:
-    """Send the match to the workers; when the broker is down it waits, marked, for beat's
-    ``send_waiting`` (the upload is stored either way, and says so)."""
-    from replays.annotation.tasks import queue_match
-
+    """Tell the parts above that the match is stored (:data:`match_stored`: the annotation
+    queues it); when the broker is down it waits, marked, for beat's ``send_waiting`` (the
+    upload is stored either way, and says so)."""
+    answers = match_stored.send(sender=Match, match_id=match.pk)
     # The page that stored it says so (the row says it too: no queued time).
-    match.waiting_for_broker = not queue_match(match.pk)
+    match.waiting_for_broker = not all(bool(sent) for _receiver, sent in answers)
 
 
 def _played_at(value: str | None) -> datetime | None:

@@ -1,5 +1,5 @@
 """An upload too large to check while the page waits (issue 24): kept here, with what the
-check needs, until a worker has checked it (``replays.library.tasks.check_upload``).
+check needs, until a worker has checked it (``replays.matches.tasks.check_upload``).
 
 The row holds the document until its check ends; then the bytes are dropped (a stored
 document lives in its :class:`~replays.models.Match`) and the outcome stays for the page
@@ -15,7 +15,7 @@ from django.db import connection, models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from replays.models import Match, new_public_id
+from replays.models.matches import Match, new_public_id
 
 
 class UploadCheck(models.Model):

@@ -29,9 +29,9 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from replays import limits
-from replays.library.engine_refusals import to_json
-from replays.library.models import UploadCheck
-from replays.library.services import DuplicateUpload, UploadError, store_document
+from replays.matches.engine_refusals import to_json
+from replays.matches.services import DuplicateUpload, UploadError, store_document
+from replays.models import UploadCheck
 from replays.retries import RetriedWithBackoff
 
 log = logging.getLogger(__name__)
