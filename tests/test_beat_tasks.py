@@ -32,10 +32,11 @@ from django.db import connection
 from django.utils import timezone
 
 from games.analysis.annotation import ENGINE_VERSION
-from replays import health, heartbeats
+from replays import health
 from replays.annotation import tasks
 from replays.matches import services
 from replays.models import Annotation, DailyPuzzle, Match, WorkerHeartbeat
+from replays.operations import heartbeats
 from replays.puzzles import services as puzzles
 from replays.puzzles import tasks as puzzle_tasks
 

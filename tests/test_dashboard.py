@@ -20,9 +20,10 @@ from django.test import Client
 from django.utils import timezone
 
 from games.analysis.annotation import ENGINE_VERSION
-from replays import charts, dashboard, views
+from replays import charts
 from replays.annotation import tasks
 from replays.models import Annotation, Attempt, Match, Puzzle, WorkerHeartbeat
+from replays.operations import dashboard, views
 
 from .conftest import configured_broker, redis_or_skip
 

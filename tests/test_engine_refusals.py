@@ -43,13 +43,13 @@ PLACEHOLDER = re.compile(r"(?<!\{)\{[^{}]*\}(?!\})")
 ERRORS = {"RuleViolation": 1, "IllegalAction": 1, "LogError": 0, "ReadError": 0}
 # Refusals no page shows, left in English on purpose: each file's count of them. The
 # position JSON is read by the command line's score and waits only (ENGINE-CLI.md).
-LEFT_IN_ENGLISH: dict[str, int] = {"position_json.py": 3}
+LEFT_IN_ENGLISH: dict[str, int] = {"positions.py": 3}
 
 
 def engine_calls() -> list[tuple[str, ast.Call]]:
-    """Every call in games/*.py, with its file (the helper's own module left out)."""
+    """Every call in the engine's modules, with its file (the helper's own module left out)."""
     found = []
-    for path in sorted((ROOT / "games").glob("*.py")):
+    for path in sorted((ROOT / "games").rglob("*.py")):
         if path.name == "messages.py":
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
