@@ -203,3 +203,15 @@ def test_values_the_broker_refused_are_sent_by_send_waiting(
     work(one_worker)
     assert Match.objects.get(pk=match.pk).values_status == Match.Status.DONE
     assert tasks.send_waiting() == 0
+
+
+def test_a_values_poll_that_finds_them_done_reloads_the_page(client: Client) -> None:
+    """The values line polls while they run; the poll that finds them done (or failed)
+    reloads the page, whose panel then shows them."""
+    match = store(31, hands=1)
+    url = f"/replays/{match.public_id}/values/"
+    Match.objects.filter(pk=match.pk).update(values_status=Match.Status.RUNNING)
+    running = client.get(url, HTTP_HX_REQUEST="true")
+    assert "HX-Refresh" not in running and 'hx-trigger="every 3s"' in running.content.decode()
+    Match.objects.filter(pk=match.pk).update(values_status=Match.Status.DONE)
+    assert client.get(url, HTTP_HX_REQUEST="true")["HX-Refresh"] == "true"

@@ -102,6 +102,11 @@ def test_it_answers_an_upload_before_its_analysis_and_then_does_it(
     assert tasks.progress(match) == (2, 2)
     page = client.get(match.get_absolute_url()).content.decode()
     assert "Every decision is annotated." in page and 'http-equiv="refresh"' not in page
+    # The page polling since the upload reloads itself now: its analysis panel and values
+    # line come with the page (a poll answered with the fragment alone left them out).
+    polled = client.get(f"/replays/{match.public_id}/progress/", HTTP_HX_REQUEST="true")
+    assert polled["HX-Refresh"] == "true"
+    assert "HX-Refresh" not in client.get(f"/replays/{match.public_id}/progress/")
 
 
 def test_it_values_the_uploaders_seat_beside_the_requests_a_window_at_a_time(

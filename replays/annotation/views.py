@@ -20,20 +20,34 @@ from replays.matches.services import visible_match
 from replays.models import Match
 from replays.security import mark_not_shared
 
+FINISHED = (Match.Status.DONE, Match.Status.FAILED)
+
 
 def progress(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """The annotation status of a match; polled by htmx until it is done or failed."""
+    """The annotation status of a match; polled by htmx until it is done or failed. The
+    poll that finds it finished reloads the page it is on (``HX-Refresh``): the analysis
+    panel and the values line come with the page, not with this fragment."""
     match = visible_match(request, public_id)
     done, total = count(match)
-    return mark_not_shared(render(request, "annotation/progress.html", {
-        "match": match, "done": done, "total": total}), match)
+    response = render(request, "annotation/progress.html", {
+        "match": match, "done": done, "total": total})
+    return mark_not_shared(_reload_when_finished(request, response, match.annotation_status),
+                           match)
 
 
 def values_progress(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """The values pass's status of a match; polled by htmx while it runs."""
+    """The values pass's status of a match; polled by htmx while it runs, and, like the
+    annotation's, reloading the page once it has finished (the values join the panel)."""
     match = visible_match(request, public_id)
-    return mark_not_shared(render(request, "annotation/values_status.html",
-                                  values_context(request, match)), match)
+    response = render(request, "annotation/values_status.html", values_context(request, match))
+    return mark_not_shared(_reload_when_finished(request, response, match.values_status), match)
+
+
+def _reload_when_finished(request: HtmxHttpRequest, response: HttpResponse,
+                          status: str) -> HttpResponse:
+    if request.htmx and status in FINISHED:
+        response["HX-Refresh"] = "true"
+    return response
 
 
 def values_context(request: HtmxHttpRequest, match: Match) -> dict[str, Any]:
