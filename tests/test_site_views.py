@@ -453,6 +453,37 @@ def test_it_hides_the_other_seats_concealed_tiles(client: Client, match: Match) 
     assert 'aria-current="true">Kai</a>' in response.content.decode()
 
 
+def test_it_does_not_mark_the_golds_among_another_seats_face_down_tiles(
+        client: Client, db: None) -> None:
+    """PT-2: viewed as one seat, another seat's concealed golds are backs like the rest —
+    no gold mark, or the backs would tell how many golds that hand holds."""
+    from games.records.match import Replayer
+    from replays.matches.services import store_document
+
+    raw = bot_document(3, variant="putian", hands=1)
+    stored = store_document(raw)
+    log = loads(raw.decode())
+    table = Replayer(log).begin(1, log.hands[0])
+    found = None
+    for step, event in enumerate(log.hands[0].events, start=1):
+        holders = [seat for seat in range(1, 4) if any(
+            table.seats[seat].hand[kind] for kind in table.setup.wildcards)]
+        if holders and event.type != "end":
+            found = (step - 1, holders[0])
+            break
+        if event.type == "end":
+            break
+        table.apply(event)
+    assert found is not None, "a seat other than 0 holds a gold at some step"
+    step, holder = found
+    response = client.get(stored.get_absolute_url(), {"hand": 1, "step": step, "seat": 0})
+    hand = concealed(seats(response)[holder])
+    assert hand.count('data-tile="back"') >= 16
+    assert "is-wild" not in hand
+    shown = client.get(stored.get_absolute_url(), {"hand": 1, "step": step})
+    assert "is-wild" in concealed(seats(shown)[holder])  # every seat shown: golds marked
+
+
 def test_it_hides_the_other_seats_tiles_in_the_htmx_fragment(client: Client,
                                                              match: Match) -> None:
     response = client.get(match.get_absolute_url(), {"hand": 1, "step": 20, "seat": 2},

@@ -250,12 +250,13 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
     drawn = table.drawn if table.turn == seat and table.phase is Phase.TURN else None
     if drawn is not None and drawn in tiles:
         tiles.remove(drawn)
-    # golds and wildcards first (PT-2 keeps them at the left), then by kind
+    # golds and wildcards first (PT-2 keeps them at the left), then by kind; a face-down
+    # tile is marked as nothing, so the backs don't tell how many golds a hand holds
     tiles.sort(key=lambda t: (t.kind not in setup.wildcards, t.kind))
-    hand = [TileView(t, wild=t.kind in setup.wildcards, hidden=hidden) for t in tiles]
+    wild: frozenset[int] = frozenset() if hidden else setup.wildcards
+    hand = [TileView(t, wild=t.kind in wild, hidden=hidden) for t in tiles]
     if drawn is not None:
-        hand.append(TileView(drawn, wild=drawn.kind in setup.wildcards, hidden=hidden,
-                             drawn=True))
+        hand.append(TileView(drawn, wild=drawn.kind in wild, hidden=hidden, drawn=True))
     melds = []
     for meld in state.melds:
         concealed = meld.is_concealed and hidden
