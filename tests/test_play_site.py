@@ -465,3 +465,23 @@ def test_the_tables_form_refuses_a_step_that_is_not_a_number(client: Client) -> 
                                                 "action": json.dumps(data["legal"][0])})
     assert response.status_code == 400
     assert "step" in response.content.decode() and state(client, pid) == data
+
+
+def test_a_win_in_the_moves_is_told_in_words_not_as_hu(client: Client) -> None:
+    """The seat's view gives a win the winner's hand to show; the move list read it as an
+    event and, failing, printed the bare type "hu" (QA). A win now reads in words."""
+    rng = random.Random(5)
+    for _attempt in range(10):
+        pid = start(client, "sichuan", seat="1")
+        data = state(client, pid)
+        while not data["over"]:
+            page = client.get(f"/play/{pid}/").content.decode()
+            moves = re.search(r'<ol class="play-moves"[^>]*>(.*?)</ol>', page, re.S)
+            lines = [re.sub(r"<[^>]+>", "", m).strip()
+                     for m in re.findall(r"<li[^>]*>(.*?)</li>", moves.group(1), re.S)
+                     ] if moves else []
+            assert "hu" not in lines, lines
+            if any(" wins " in line or line.startswith("You win") for line in lines):
+                return
+            data = act(client, pid, data["step"], rng.choice(data["legal"])).json()
+    raise AssertionError("no win shown in ten matches")

@@ -50,6 +50,10 @@ class Choice:
         return json.dumps(self.action, sort_keys=True, separators=(",", ":"))
 
 
+VIEW_FIELDS = ("hands", "melds", "hand")
+"""Fields of a seen event that the page shows and the log format doesn't have."""
+
+
 def _tv(code: str, wild: frozenset[str], **flags: bool) -> TileView:
     return TileView(Tile.parse(code), wild=code in wild, **flags)
 
@@ -187,8 +191,9 @@ def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]
         if raw["type"] == "gang" and "tile" not in raw:  # another seat's concealed kong
             out.append(_("{name} declares a concealed kong").format(name=names[int(actor)]))
             continue
-        if raw["type"] == "end":  # the table's end also carries every hand, for the page
-            raw = {k: v for k, v in raw.items() if k not in ("hands", "melds")}
+        # The seat's view adds what the page shows beside an event: every hand at the end,
+        # the winner's hand at a win. The log's reader knows neither field.
+        raw = {k: v for k, v in raw.items() if k not in VIEW_FIELDS}
         try:
             event = read_event(raw, view["variant"])
         except ValueError:
