@@ -227,3 +227,24 @@ def test_it_reveals_the_bots_moves_one_by_one_after_a_reload_without_a_script_er
     assert not errors, errors
     reveals = page.evaluate("window.__reveals")
     assert reveals == list(range(1, total + 1)), f"not shown one by one: {reveals}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_your_hand_and_choices_are_on_screen_when_the_table_loads(
+        page: Page, live_server: Any, transactional_db: None, width: int, height: int) -> None:
+    """On a phone and on a laptop your hand and your choices are in the window as soon as
+    the table loads (a Sichuan table opens on the void-suit choice, SC-2, whatever the
+    deal), and stay there while the board scrolls behind them."""
+    page.set_viewport_size({"width": width, "height": height})
+    start(page, live_server.url, "sichuan")
+    assert await_decision(page)
+    hand = page.locator(".play-hand .tile-button")
+    assert hand.count() >= 13
+    for locator in (hand, page.locator(".play-buttons button")):
+        for box in [item.bounding_box() for item in locator.all()]:
+            assert box is not None
+            assert 0 <= box["y"] and box["y"] + box["height"] <= height, box
+    page.mouse.wheel(0, -2000)
+    first = hand.first.bounding_box()
+    assert first is not None and 0 <= first["y"] and first["y"] + first["height"] <= height
