@@ -30,7 +30,8 @@ from games.analysis.value import (
     sampled_choice,
     solo_values,
 )
-from games.bots.simulation import Bot, play_hand
+from games.bots.basic import Bot
+from games.bots.simulation import play_hand
 from games.core.position import Position
 from games.core.table import Action, Phase, RuleViolation, Table
 from games.core.tiles import KINDS, TILES, Tile

@@ -43,7 +43,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.analysis.annotation import outcomes_now
-from games.bots.simulation import Bot, Dealer, deal_hand
+from games.bots.basic import Bot
+from games.bots.simulation import Dealer, deal_hand
 from games.core.messages import Message, message_of
 from games.core.position import PositionError
 from games.core.table import Action, Phase, RuleViolation, Table, Win
