@@ -80,6 +80,10 @@ def test_it_refuses_unknown_players_and_bad_sizes() -> None:
         arena("jiaxing", "grandmaster", "basic", walls=1, seed=1, jobs=1)
     with pytest.raises(ValueError, match="number of walls"):
         arena("jiaxing", "basic", "basic", walls=0, seed=1, jobs=1)
+    makers = {**level_makers(), "local": lambda rng: Reckless(rng)}
+    with pytest.raises(ValueError, match="player 'local' can't be sent to the worker"):
+        arena("jiaxing", "local", "basic", walls=2, seed=1, jobs=2, makers=makers)
+    assert arena("jiaxing", "local", "basic", walls=1, seed=1, jobs=1, makers=makers)["walls"] == 1
 
 
 @pytest.mark.parametrize("variant", NAMES)

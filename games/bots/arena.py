@@ -34,6 +34,7 @@ ValueError: arena: no player named 'grandmaster' (known: basic)
 from __future__ import annotations
 
 import math
+import pickle
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -216,6 +217,8 @@ def arena(variant: str, a: str, b: str, *, walls: int, seed: int, jobs: int = 2,
         raise ValueError(f"arena: the number of walls must be from 1 to {MAX_WALLS}, not {walls}")
     if not 1 <= jobs <= MAX_JOBS:
         raise ValueError(f"arena: the number of jobs must be from 1 to {MAX_JOBS}, not {jobs}")
+    if jobs > 1:
+        _check_picklable({a: known[a], b: known[b]})
     rules_class = variant_named(variant)
     results = play_walls(variant, (known[a], known[b]), walls, seed, jobs)
     labels = sorted(set(rules_class.ARENA_DISASTERS.values()))
@@ -224,6 +227,17 @@ def arena(variant: str, a: str, b: str, *, walls: int, seed: int, jobs: int = 2,
     return {"format": FORMAT, "variant": variant, "bots": [a, b], "walls": walls, "seed": seed,
             "plays_per_wall": PLAYS_PER_WALL,
             "difference": interval([w.difference for w in results]), "levels": levels}
+
+
+def _check_picklable(makers: Mapping[str, Maker]) -> None:
+    """The worker processes receive the factories pickled: refuse one they can't get."""
+    for name, make in makers.items():
+        try:
+            pickle.dumps(make)
+        except (pickle.PicklingError, AttributeError, TypeError):
+            raise ValueError(f"arena: the player {name!r} can't be sent to the worker "
+                             f"processes: make its factory a module-level function or class, "
+                             f"or play with one job") from None
 
 
 def interval(values: Sequence[float]) -> dict[str, float]:
