@@ -17,10 +17,12 @@ ValueError: bots: give one level for every seat or four, one per seat (got 3): b
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from importlib import resources
+from typing import Any, Protocol
 
 from games.bots.basic import Bot
 from games.core.table import Action, Table
@@ -58,6 +60,28 @@ def make_bot(level: str, rng: random.Random) -> Seat:
     except KeyError:
         known = ", ".join(sorted(LEVELS))
         raise ValueError(f"bots: no level named {level!r} (known: {known})") from None
+
+
+LADDER_FORMAT = "ladder/1"
+LADDER_FILE = "ladder.json"
+
+
+def published_ladder() -> dict[str, Any]:
+    """The arena's published figures (``games/bots/ladder.json``, format ``ladder/1``: per
+    variant a list of ``arena/1`` results, with the date and the command that measured them);
+    ``{"format": "ladder/1", "variants": {}}`` when none are published.
+
+    >>> published_ladder()["format"]
+    'ladder/1'
+    """
+    source = resources.files("games.bots").joinpath(LADDER_FILE)
+    if not source.is_file():
+        return {"format": LADDER_FORMAT, "variants": {}}
+    data = json.loads(source.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
+        raise ValueError(f"{LADDER_FILE}: not a published ladder (the format must be "
+                         f"{LADDER_FORMAT})")
+    return data
 
 
 def read_levels(text: str) -> tuple[str, str, str, str]:
