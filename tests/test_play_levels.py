@@ -232,7 +232,7 @@ def test_the_bots_page_shows_the_arena_table_with_how_to_check_it(
 def test_the_bots_page_reads_as_chinese(client: Client, ladder: None, strong: list[int]) -> None:
     page = client.get("/bots/", **ZH).content.decode()  # type: ignore[arg-type]
     text = visible(page)
-    assert "普通 每局 +9.08 分" in text and "普通 比 简单 强。" in text
+    assert "普通每局 +9.08 分" in text and "普通比简单强。" in text
     assert "和牌率" in text and "放炮率" in text and "2000 副牌墙，种子 2026" in text
     english = [s for s in english_sentences() if s in text]
     assert not english, english
