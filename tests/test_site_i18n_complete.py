@@ -75,7 +75,7 @@ def moments(match: Match) -> list[str]:
 
 
 def pages(matches: list[Match]) -> list[str]:
-    urls = ["/", "/upload/", "/rules/jiaxing/", "/rules/putian/", "/rules/sichuan/",
+    urls = ["/", "/upload/", "/rules/jiaxing/", "/rules/putian/", "/rules/sichuan/", "/bots/",
             "/accounts/login/", "/accounts/signup/"]
     for match in matches:
         urls += moments(match)

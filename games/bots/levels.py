@@ -62,6 +62,28 @@ def make_bot(level: str, rng: random.Random) -> Seat:
         raise ValueError(f"bots: no level named {level!r} (known: {known})") from None
 
 
+LADDER_FORMAT = "ladder/1"
+LADDER_FILE = "ladder.json"
+
+
+def published_ladder() -> dict[str, Any]:
+    """The arena's published figures (``games/bots/ladder.json``, format ``ladder/1``: per
+    variant a list of ``arena/1`` results, with the date and the command that measured them);
+    ``{"format": "ladder/1", "variants": {}}`` when none are published.
+
+    >>> published_ladder()["format"]
+    'ladder/1'
+    """
+    source = resources.files("games.bots").joinpath(LADDER_FILE)
+    if not source.is_file():
+        return {"format": LADDER_FORMAT, "variants": {}}
+    data = json.loads(source.read_text(encoding="utf-8"))
+    if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
+        raise ValueError(f"{LADDER_FILE}: not a published ladder (the format must be "
+                         f"{LADDER_FORMAT})")
+    return data
+
+
 def read_levels(text: str) -> tuple[str, str, str, str]:
     """``"strong"`` (every seat) or ``"strong,basic,basic,basic"`` (seat by seat)."""
     names = [part.strip() for part in text.split(",")]
@@ -75,18 +97,3 @@ def read_levels(text: str) -> tuple[str, str, str, str]:
             known = ", ".join(sorted(LEVELS))
             raise ValueError(f"bots: no level named {name!r} (known: {known})")
     return (names[0], names[1], names[2], names[3])
-
-
-def published_ladder() -> dict[str, Any]:
-    """The arena's figures published with the bots (``games/bots/ladder.json``, written by
-    ``tools/bot_ladder.py``; docs/bots.md), or an empty ladder when none is published.
-
-    >>> published_ladder()["format"]
-    'ladder/1'
-    """
-    try:
-        text = resources.files("games.bots").joinpath("ladder.json").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {"format": "ladder/1", "measured": None, "command": None, "variants": {}}
-    ladder: dict[str, Any] = json.loads(text)
-    return ladder

@@ -1,7 +1,8 @@
 """Playing a match against three bots: one human seat, the server decides (issue 14).
 
-A :class:`PlayMatch` is a match in progress between one human seat and three
-:class:`games.bots.simulation.Bot` seats. Its state is the ``mahjong-log/1`` event log the
+A :class:`PlayMatch` is a match in progress between one human seat and three bots
+playing at one level (:data:`games.bots.levels.LEVELS`: ``basic`` unless the match names
+another). Its state is the ``mahjong-log/1`` event log the
 table already checks, plus the human's seat, a ``step`` counter and the secret
 seed the walls are shuffled from; :meth:`PlayMatch.to_json` and
 :meth:`PlayMatch.from_json` store and restore it exactly.
@@ -43,7 +44,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.analysis.annotation import outcomes_now
-from games.bots.basic import Bot
 from games.bots.claims import (
     CLAIM_PHASES,
     gold_robbers,
@@ -52,6 +52,7 @@ from games.bots.claims import (
     passing_action,
     resolve_claims,
 )
+from games.bots.levels import LEVELS, make_bot
 from games.bots.simulation import Dealer, deal_hand
 from games.core.messages import Message, message_of
 from games.core.position import PositionError
@@ -62,6 +63,8 @@ from games.records.match import HandResult, Replayer
 from games.variants.registry import VARIANTS
 
 FORMAT = "mahjong-play/1"
+DEFAULT_LEVEL = "basic"
+"""The bots' level of a match stored without one (before levels existed): they played basic."""
 MAX_HANDS = 64
 TITLE = "Played against the bots; the walls' seed has SHA-256 {commitment}"
 
@@ -121,8 +124,10 @@ class PlayMatch:
     """One human seat against three bots, from the first deal to the last settlement."""
 
     def __init__(self, variant: str, seat: int, hands: int, rules: dict[str, int | str | bool],
-                 players: tuple[str, str, str, str], seed: str, step: int = 1) -> None:
+                 players: tuple[str, str, str, str], seed: str, step: int = 1,
+                 level: str = DEFAULT_LEVEL) -> None:
         self.variant = variant
+        self.level = level
         self.seat = seat
         self.hands = hands
         self.rules = rules
@@ -145,11 +150,13 @@ class PlayMatch:
 
     @classmethod
     def start(cls, variant: str, *, seed: str, seat: int | None = None, hands: int = 4,
-              rules: Mapping[str, Any] | None = None, name: str = "You") -> PlayMatch:
+              rules: Mapping[str, Any] | None = None, name: str = "You",
+              level: str = DEFAULT_LEVEL) -> PlayMatch:
         """Deal the first hand and let the bots play up to the human's first decision.
 
-        ``seat`` None takes a seat drawn from the seed. Bad parameters raise
-        :class:`PlayError` naming the problem.
+        ``seat`` None takes a seat drawn from the seed; every bot plays at ``level`` (a name
+        in :data:`games.bots.levels.LEVELS`). Bad parameters raise :class:`PlayError`
+        naming the problem.
 
         >>> PlayMatch.start("riichi", seed="x")
         Traceback (most recent call last):
@@ -159,26 +166,34 @@ class PlayMatch:
         Traceback (most recent call last):
         ...
         games.play.bot_match.PlayError: rules option 'base' must be an integer from 1 to 1000000000, not 0
+        >>> PlayMatch.start("jiaxing", seed="x", level="grandmaster")
+        Traceback (most recent call last):
+        ...
+        games.play.bot_match.PlayError: the bots have no level named 'grandmaster' (known: basic)
         """
         checked, chosen = _checked_start(variant, seed, seat, hands, rules, name)
+        _check_level(level)
         seat = chosen if chosen is not None else random.Random(f"{seed}/seat").randrange(4)
         players = list(VARIANTS[variant].BOT_NAMES)
         players[seat] = name.strip()
         match = cls(variant, seat, hands, checked,
-                    (players[0], players[1], players[2], players[3]), seed)
+                    (players[0], players[1], players[2], players[3]), seed, level=level)
         match._deal_next()
         match._advance()
         return match
 
     def to_json(self) -> dict[str, Any]:
-        """Everything needed to restore the match exactly (the seed included: keep it secret)."""
+        """Everything needed to restore the match exactly (the seed included: keep it secret).
+        The bots' level is part of it: restored, the match plays on as it would have."""
         return {"format": FORMAT, "seat": self.seat, "hands": self.hands, "step": self.step,
-                "seed": self.seed, "log": self._log(partial=True).to_json()}
+                "seed": self.seed, "level": self.level,
+                "log": self._log(partial=True).to_json()}
 
     @classmethod
     def from_json(cls, data: Any) -> PlayMatch:
         """Restore a match from :meth:`to_json`: each hand is re-dealt from the seed and its
-        events replayed, so a stored match that was tampered with is refused."""
+        events replayed, so a stored match that was tampered with is refused. A match stored
+        without a level (before levels existed) was played by ``basic`` bots."""
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise PlayError(f"not a stored match: the format must be {FORMAT}")
         try:
@@ -189,8 +204,11 @@ class PlayMatch:
                                       doc.get("rules"), players[data["seat"]])
             if not isinstance(data["step"], int) or data["step"] < 1 or len(players) != 4:
                 raise PlayError("the stored match has no valid step or not four players")
+            level = data.get("level", DEFAULT_LEVEL)
+            _check_level(level)
             match = cls(variant, data["seat"], data["hands"], rules,
-                        (players[0], players[1], players[2], players[3]), seed, data["step"])
+                        (players[0], players[1], players[2], players[3]), seed, data["step"],
+                        level)
             match._deal_next()
             match._restore_hands(doc["hands"])
         except (KeyError, TypeError, IndexError, AttributeError) as error:
@@ -431,11 +449,12 @@ class PlayMatch:
         return resolve_claims(table, intents, passing)
 
     def _bot_choice(self, table: Table, actions: Sequence[Action]) -> Action:
-        """A bot's choice, from a generator seeded by the seed and the moment: the same
-        match replayed makes the same choices (a restored match goes on identically)."""
+        """A bot's choice at the match's level, from a generator seeded by the seed and the
+        moment: the same match replayed makes the same choices (a restored match goes on
+        identically)."""
         seat = actions[0].seat
         moment = f"{self.seed}/bot/{len(self._finished) + 1}/{len(self._events)}/{seat}"
-        return Bot(random.Random(moment)).choose(table, actions)
+        return make_bot(self.level, random.Random(moment)).choose(table, actions)
 
     def _apply_all(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -560,7 +579,7 @@ class PlayMatch:
         revealed = table.ended
         out: dict[str, Any] = {
             "step": self.step, "variant": self.variant, "seat": seat, "hands": self.hands,
-            "hand_number": number, "commitment": self.commitment,
+            "level": self.level, "hand_number": number, "commitment": self.commitment,
             "phase": table.phase.value, "turn": table.turn, "dealer": table.dealer,
             **_hand_facts(hand), "wall_left": table.tiles_left,
             "last_discard": _last_discard(table),
@@ -707,6 +726,12 @@ def _checked_start(variant: Any, seed: Any, seat: Any, hands: Any, rules: Any,
     except (PositionError, TypeError, ValueError) as error:
         raise PlayError(message_of(error)) from None
     return checked, seat
+
+
+def _check_level(level: Any) -> None:
+    if not isinstance(level, str) or level not in LEVELS:
+        known = ", ".join(sorted(LEVELS))
+        raise PlayError(f"the bots have no level named {level!r} (known: {known})")
 
 
 def _action_json(event: Event) -> dict[str, Any]:

@@ -8,11 +8,14 @@ Also the pages' anchors: one per pattern row, unique even where several rows sha
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.template.loader import get_template
+from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
@@ -22,6 +25,7 @@ from games.core import settlement
 from games.core.tiles import WINDS, parse_tiles
 from games.core.variant import Score
 from games.variants.positions import read_position
+from games.variants.registry import VARIANTS
 
 
 @dataclass(frozen=True)
@@ -171,3 +175,40 @@ def link_rule_ids(text: str, anchors: frozenset[str], base: str = "") -> SafeStr
         else:
             out.append(format_html("{}", piece))
     return mark_safe("".join(out))  # noqa: S308 - each piece escaped above
+
+
+def rule_anchors(variant: str) -> frozenset[str]:
+    """The anchors of a variant's rules page: one per pattern row and the guide's sections."""
+    patterns = VARIANTS[variant].PATTERNS.values()
+    return (frozenset(unique_anchors(p.id for p in patterns))
+            | guide_sections(f"library/guide/{variant}.html"))
+
+
+def link_rules_anywhere(text: str) -> SafeString:
+    """Text with each rule id linked to the rules page that has it (its own anchor or its
+    nearest section's), whichever variant's page that is; an id no page has stays text."""
+    pieces = RULE_ID.split(str(text))
+    out = []
+    for index, piece in enumerate(pieces):
+        target = _rule_target(piece) if index % 2 else None
+        if target is None:
+            out.append(format_html("{}", piece))
+        else:
+            out.append(format_html('<a class="rule-link" href="{}">{}</a>', target, piece))
+    return mark_safe("".join(out))  # noqa: S308 - each piece escaped above
+
+
+def _rule_target(rule: str) -> str | None:
+    for variant in VARIANTS:
+        anchor = anchor_for(rule, rule_anchors(variant))
+        if anchor != "guide":
+            return f"{reverse('rules', args=[variant])}#{anchor}"
+    return None
+
+
+@functools.cache
+def guide_sections(template_name: str) -> frozenset[str]:
+    """The rule ids a variant's guide (library/guide/<variant>.html) carries as anchors, read
+    from the template itself so that a new section's anchor needs no list kept beside it."""
+    source = get_template(template_name).template.source  # type: ignore[attr-defined]
+    return frozenset(re.findall(r'\bid="([A-Z]{2}-[0-9.]+)"', source))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,7 +19,6 @@ from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.text import format_lazy
 from django.utils.translation import get_language, gettext_lazy
@@ -35,7 +33,7 @@ from replays.annotation.tasks import waiting_for_broker
 from replays.annotation.views import values_context
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.overview import hand_rows, totals_chart
-from replays.library.rules_guide import examples, unique_anchors
+from replays.library.rules_guide import examples, rule_anchors, unique_anchors
 from replays.matches.board import board_at, replayed_match
 from replays.matches.engine_refusals import from_json
 from replays.matches.engine_refusals import render as engine_refusal
@@ -400,20 +398,11 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     patterns = list(cls.PATTERNS.values())
     rows = list(zip(unique_anchors(p.id for p in patterns), patterns, strict=True))
     guide = f"library/guide/{variant}.html"
-    anchors = frozenset(anchor for anchor, _pattern in rows) | guide_sections(guide)
     return render(request, "library/rules.html", {
-        "variant": cls, "rows": rows, "anchors": anchors,
+        "variant": cls, "rows": rows, "anchors": rule_anchors(variant),
         "guide": guide, "examples": examples(variant),
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values()),
         "wildcard_name": wildcard_name(cls)})
-
-
-@functools.cache
-def guide_sections(template_name: str) -> frozenset[str]:
-    """The rule ids a variant's guide (library/guide/<variant>.html) carries as anchors, read
-    from the template itself so that a new section's anchor needs no list kept beside it."""
-    source = get_template(template_name).template.source  # type: ignore[attr-defined]
-    return frozenset(re.findall(r'\bid="([A-Z]{2}-[0-9.]+)"', source))
 
 
 @require_http_methods(["GET", "POST"])

@@ -35,6 +35,10 @@ class PlayedMatch(models.Model):
     hands = models.PositiveIntegerField()
     over = models.BooleanField(default=False, db_index=True)
     speed = models.PositiveIntegerField(choices=Speed.choices, default=Speed.NORMAL)
+    level = models.CharField(
+        max_length=16, default="basic",
+        help_text="The bots' level (games.bots.levels.LEVELS), a copy of the state's: matches "
+                  "stored before levels existed were played by basic bots (issue 26)")
     commitment = models.CharField(max_length=64)
     moves_from = models.JSONField(default=list, blank=True,
                                   help_text="[hand, index] of the player's last move: the page "

@@ -29,7 +29,14 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from games.core.variant import Option
-from games.play.bot_match import IllegalAction, PlayError, PlayMatch, StaleStep, new_seed
+from games.play.bot_match import (
+    DEFAULT_LEVEL,
+    IllegalAction,
+    PlayError,
+    PlayMatch,
+    StaleStep,
+    new_seed,
+)
 from games.records.log import dumps
 from games.training.puzzles import Standing, standing
 from games.variants.registry import VARIANTS
@@ -56,6 +63,7 @@ class StartChoice:
     hands: int
     rules: dict[str, int | str | bool]
     speed: int
+    level: str = DEFAULT_LEVEL  # the engine's level name (replays/play/levels.py names it)
 
 
 def variant_options(variant: str) -> dict[str, Option]:
@@ -85,11 +93,12 @@ def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
         if open_now >= settings.PLAY_MAX_OPEN_MATCHES:
             raise TooManyOpen(open_now)
         match = PlayMatch.start(choice.variant, seed=new_seed(), seat=choice.seat,
-                                hands=choice.hands, rules=choice.rules, name=name)
+                                hands=choice.hands, rules=choice.rules, name=name,
+                                level=choice.level)
         row = PlayedMatch(
             owner=user, visitor=visitor, signed_in=user is not None,
             variant=choice.variant, state=match.to_json(), step=match.step,
-            hands=choice.hands, speed=choice.speed, commitment=match.view()["commitment"],
+            hands=choice.hands, speed=choice.speed, level=match.level, commitment=match.view()["commitment"],
             hand_number=match.view()["hand_number"])
         if match.over:  # the bots ended it before the player's first move (a dealer robbed
             finish(row, match)  # the gold, PT-5.5): finished, stored, counted like any other

@@ -6,6 +6,7 @@ from replays.play import views
 
 urlpatterns = [
     path("play/", views.index, name="play"),
+    path("bots/", views.bots_page, name="bots"),
     path("play/puzzle-consent", views.puzzles_consent, name="play_puzzles_consent"),
     path("play/<slug:public_id>/", views.table_page, name="play_table"),
     path("play/<slug:public_id>/state.json", views.state, name="play_state"),

@@ -35,7 +35,7 @@ from replays.matches.engine_refusals import refusal
 from replays.matches.engine_refusals import render as engine_refusal
 from replays.matches.services import UploadError
 from replays.models import Match, PlayedMatch
-from replays.play import services, table
+from replays.play import bots, levels, services, table
 
 SEAT_CHOICES = [("random", gettext_lazy("random")), ("0", gettext_lazy("East (seat 1)")),
                 ("1", gettext_lazy("South (seat 2)")), ("2", gettext_lazy("West (seat 3)")),
@@ -52,6 +52,20 @@ class StartForm(forms.Form):
     speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
                                    initial=PlayedMatch.Speed.NORMAL, required=False,
                                    empty_value=None, label=gettext_lazy("Bot speed"))
+    # Optional too: the levels the engine has (replays/play/levels.py); blank gets the default.
+    level = forms.ChoiceField(choices=(), required=False, label=gettext_lazy("Bots' level"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        level_field = self.fields["level"]
+        assert isinstance(level_field, forms.ChoiceField)
+        level_field.choices = [(site.key, site.label) for site in levels.offered()]
+        level_field.initial = levels.default().key
+
+    def chosen_level(self) -> str:
+        """The engine's level the bots play (the default when the field was left out)."""
+        site = levels.by_key(self.cleaned_data.get("level") or "") or levels.default()
+        return site.level
 
 
 def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
@@ -114,7 +128,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                     variant=variant, seat=None if seat == "random" else int(seat),
                     hands=form.cleaned_data["hands"], rules=rules_of(variant, request.POST),
                     speed=PlayedMatch.Speed.NORMAL if form.cleaned_data["speed"] is None
-                    else form.cleaned_data["speed"])
+                    else form.cleaned_data["speed"], level=form.chosen_level())
                 row = services.start(request, choice)
             except PlayError as refused:
                 error = refusal(None, message_of(refused))
@@ -167,6 +181,12 @@ def _wants_json(request: HtmxHttpRequest) -> bool:
     """A JSON caller: it sent JSON, or it accepts JSON and not a page."""
     return _is_json(request) or (request.accepts("application/json")
                                  and not request.accepts("text/html"))
+
+
+@require_GET
+def bots_page(request: HtmxHttpRequest) -> HttpResponse:
+    """``/bots/``: what each level does and the arena's published figures per variant."""
+    return render(request, "play/bots.html", bots.context())
 
 
 @require_POST

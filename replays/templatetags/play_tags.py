@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.db.models import Count
 
 from games.training.puzzles import Standing
 
@@ -23,12 +24,24 @@ def ladder_standing(context: template.Context) -> Standing:
     return standing_of(context["request"])
 
 
+@register.filter
+def bot_level(level: str) -> str:
+    """A played match's bots' level as the site names it (easy, normal, hard)."""
+    from replays.play.levels import label_of
+
+    return str(label_of(level))
+
+
 @register.inclusion_tag("play/progress.html", takes_context=True)
 def play_progress(context: template.Context, standing: Standing) -> dict[str, Any]:
     """The play section: matches finished, the points won in them and where those stand on
     the ladder (``standing``, from :func:`replays.play.services.ladder_standing`)."""
+    from replays.play.levels import label_of
     from replays.play.services import mine
 
     request = context["request"]
-    return {"played": standing.points, "standing": standing,
-            "matches": mine(request).filter(over=True).count()}
+    finished = mine(request).filter(over=True)
+    counts = finished.values("level").annotate(n=Count("id")).order_by("level")
+    return {"played": standing.points, "standing": standing, "matches": finished.count(),
+            # The ladder adds up matches played at any level: which ones, it says.
+            "by_level": [{"label": label_of(row["level"]), "n": row["n"]} for row in counts]}
