@@ -91,7 +91,11 @@ def walk(match: MatchLog, samples: int, fit: bool) -> tuple[list[Observation], l
                         if opponent == seat or table.seats[opponent].out:
                             continue
                         waits = danger.true_waits(table, opponent)
-                        share = danger.wait_shares(table, seat, opponent)[kind]
+                        if samples:
+                            share = danger.redealt_waits(table, seat, opponent, rng,
+                                                         samples)[kind]
+                        else:
+                            share = danger.wait_shares(table, seat, opponent)[kind]
                         declared = table.seats[opponent].ready
                         rows.append(FitRow(danger.ready_features(table, opponent),
                                            bool(waits) or declared, share, kind in waits,
@@ -149,7 +153,8 @@ def fit_wait_map(rows: list[FitRow], bins: int = 12) -> list[tuple[float, float]
 
 
 def write_tables(ready: dict[str, dict[tuple[int, int, int], float]],
-                 waits: dict[str, list[tuple[float, float]]], command: str) -> Path:
+                 waits: dict[str, list[tuple[float, float]]],
+                 redeals: dict[str, list[tuple[float, float]]], command: str) -> Path:
     lines = ['"""Fitted tables of :mod:`games.bots.danger`, written by',
              f"``{command}`` (do not edit by hand).",
              "",
@@ -165,13 +170,14 @@ def write_tables(ready: dict[str, dict[tuple[int, int, int], float]],
             lines.append(f"        {key!r}: {value!r},")
         lines.append("    },")
     lines.append("}")
-    lines.append("WAIT_MAP: dict[str, list[tuple[float, float]]] = {")
-    for name, points in sorted(waits.items()):
-        lines.append(f"    {name!r}: [")
-        for point in points:
-            lines.append(f"        {point!r},")
-        lines.append("    ],")
-    lines.append("}")
+    for title, maps in (("WAIT_MAP", waits), ("WAIT_MAP_REDEALS", redeals)):
+        lines.append(f"{title}: dict[str, list[tuple[float, float]]] = {{")
+        for name, points in sorted(maps.items()):
+            lines.append(f"    {name!r}: [")
+            for point in points:
+                lines.append(f"        {point!r},")
+            lines.append("    ],")
+        lines.append("}")
     path = ROOT / "games" / "bots" / "danger_tables.py"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -237,20 +243,29 @@ def main() -> int:
     args = parser.parse_args()
     variants = args.variant or list(NAMES)
     if args.fit:
-        ready: dict[str, dict[tuple[int, int, int], float]] = {}
-        waits: dict[str, list[tuple[float, float]]] = {}
+        # --samples 0 fits the readiness and the fast map; more, the redeals' map only.
+        from games.bots import danger_tables
+
+        ready = dict(danger_tables.READY)
+        waits = dict(danger_tables.WAIT_MAP)
+        redeals = dict(danger_tables.WAIT_MAP_REDEALS)
         for name in NAMES:
             if not variant_named(name).DISCARD_WINS:
                 continue
             rows: list[FitRow] = []
             for match in matches(name, args.fit_hands, args.fit_seed):
-                rows.extend(walk(match, 0, fit=True)[1])
-            ready[name] = fit_ready(rows)
-            waits[name] = fit_wait_map(rows)
+                rows.extend(walk(match, args.samples, fit=True)[1])
+            if args.samples:
+                redeals[name] = fit_wait_map(rows)
+            else:
+                ready[name] = fit_ready(rows)
+                waits[name] = fit_wait_map(rows)
             print(f"{name}: {len(rows)} opponent rows fitted", file=sys.stderr)
         command = (f"python tools/calibrate_danger.py --fit --fit-seed {args.fit_seed} "
-                   f"--fit-hands {args.fit_hands}")
-        print(f"wrote {write_tables(ready, waits, command).relative_to(ROOT)}")
+                   f"--fit-hands {args.fit_hands}"
+                   + (f" --samples {args.samples}" if args.samples else ""))
+        path = write_tables(ready, waits, redeals, command)
+        print(f"wrote {path.relative_to(ROOT)}")
         return 0
     ok = True
     for name in variants:

@@ -176,10 +176,11 @@ def ready_chance(table: Table, opponent: int) -> float:
     return 0.0
 
 
-def wait_rate(variant: type[Variant], share: float) -> float:
-    """The fitted map from a kind's share of the weighted waits to the rate it was a wait
-    among ready bot hands (piecewise linear between bin means)."""
-    points = danger_tables.WAIT_MAP.get(variant.name)
+def wait_rate(variant: type[Variant], share: float, redeals: bool = False) -> float:
+    """The fitted map from a kind's share of the weighted waits (or of the redealt hands)
+    to the rate it was a wait among ready bot hands (piecewise linear between bin means)."""
+    maps = danger_tables.WAIT_MAP_REDEALS if redeals else danger_tables.WAIT_MAP
+    points = maps.get(variant.name)
     if not points:
         return share
     xs = [p[0] for p in points]
@@ -299,6 +300,21 @@ def wait_shares(table: Table, seat: int, opponent: int) -> list[float]:
     """Each kind's share of the weighted waiting blocks of ``opponent`` (0–1)."""
     pool, allowed, thrown, no_wait, wild_unseen, wild_total = _opponent_view(
         table, seat, opponent)
+    return shares_of(pool, allowed, thrown, no_wait, wild_unseen, wild_total)
+
+
+def shares_of(pool: Sequence[int], allowed: Sequence[bool], thrown: Sequence[int],
+              no_wait: Sequence[bool], wild_unseen: int, wild_total: int) -> list[float]:
+    """Each kind's share of the waiting blocks built from ``pool`` (unseen natural tiles):
+    ``allowed`` kinds may be held and waited on, ``thrown`` counts the opponent's own
+    discards, ``no_wait`` kinds are known not to win, and ``wild_unseen`` of the
+    ``wild_total`` wildcards are unseen.
+
+    >>> shares = shares_of([4] * 9 + [0] * 25, [True] * 9 + [False] * 25, [0] * 34,
+    ...                    [False] * 34, 0, 0)
+    >>> round(sum(shares[:9]), 2) > 1, shares[9]
+    (True, 0.0)
+    """
     blocks = _blocks(pool, allowed, thrown, no_wait, wild_unseen, wild_total)
     total = sum(b.weight for b in blocks)
     shares = [0.0] * 34
@@ -335,7 +351,7 @@ def _deal_sets(pool: list[int], sets: int, allowed: Sequence[bool], hand: list[i
     return True
 
 
-def _redealt_waits(table: Table, seat: int, opponent: int, rng: random.Random,
+def redealt_waits(table: Table, seat: int, opponent: int, rng: random.Random,
                    samples: int) -> list[float]:
     """Share of redealt ready hands (built, not rejection-sampled) waiting on each kind."""
     variant = table.variant
@@ -406,8 +422,9 @@ def tile_danger(table: Table, seat: int, rng: random.Random | None = None,
             continue
         ready[opponent] = ready_chance(table, opponent)
         if samples > 0:
-            shares = _redealt_waits(table, seat, opponent, rng, samples)
-            chances.append(tuple(ready[opponent] * s for s in shares))
+            shares = redealt_waits(table, seat, opponent, rng, samples)
+            chances.append(tuple(ready[opponent] * wait_rate(variant, s, True) if s else 0.0
+                                 for s in shares))
         else:
             shares = wait_shares(table, seat, opponent)
             chances.append(tuple(ready[opponent] * wait_rate(variant, s) if s else 0.0

@@ -248,3 +248,4 @@ WAIT_MAP: dict[str, list[tuple[float, float]]] = {
         (0.14964, 0.14837),
     ],
 }
+WAIT_MAP_REDEALS: dict[str, list[tuple[float, float]]] = {}
