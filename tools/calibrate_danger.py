@@ -3,6 +3,7 @@
     python tools/calibrate_danger.py --fit            # refit games/bots/danger_tables.py
     python tools/calibrate_danger.py                  # the calibration table, every variant
     python tools/calibrate_danger.py --variant putian --hands 400 --seed 50000 --samples 60
+    python tools/calibrate_danger.py --time           # how long a reading takes (best of 3)
 
 The basic bots never fold and take every win, so every discard is an observation: the
 reading of the discarder just before it (the chance it deals in, to anyone) against
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+import time
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +41,7 @@ TOLERANCE = 0.03
 class Observation:
     predicted: float
     dealt_in: bool
+    seconds: float = 0.0  # how long the reading took
 
 
 @dataclass
@@ -78,14 +81,16 @@ def walk(match: MatchLog, samples: int, fit: bool) -> tuple[list[Observation], l
                 break
             if event.type == "discard" and event.actor is not None and event.tile is not None:
                 seat, kind = event.actor, event.tile.kind
+                started = time.perf_counter()
                 reading = danger.tile_danger(table, seat, rng=rng, samples=samples)
+                seconds = time.perf_counter() - started
                 winners = set()
                 for later in events[index + 1:]:
                     if later.type != "hu":
                         break
                     if later.target == seat and later.actor is not None:
                         winners.add(later.actor)
-                observations.append(Observation(reading.total(kind), bool(winners)))
+                observations.append(Observation(reading.total(kind), bool(winners), seconds))
                 if fit and reading.rule is None:
                     for opponent in range(4):
                         if opponent == seat or table.seats[opponent].out:
@@ -155,8 +160,14 @@ def fit_wait_map(rows: list[FitRow], bins: int = 12) -> list[tuple[float, float]
 def write_tables(ready: dict[str, dict[tuple[int, int, int], float]],
                  waits: dict[str, list[tuple[float, float]]],
                  redeals: dict[str, list[tuple[float, float]]], command: str) -> Path:
+    from games.bots import danger_tables
+
+    fitted_by = dict(getattr(danger_tables, "FITTED_BY", {}))
+    for name in (("WAIT_MAP_REDEALS",) if "--samples" in command else ("READY", "WAIT_MAP")):
+        fitted_by[name] = command
     lines = ['"""Fitted tables of :mod:`games.bots.danger`, written by',
-             f"``{command}`` (do not edit by hand).",
+             "``tools/calibrate_danger.py --fit`` (do not edit by hand; FITTED_BY gives each",
+             "table's command).",
              "",
              "READY: per variant, (discards made, open melds, void suit still shown) -> the",
              "share of such opponents found ready; (discards, -1, -1): every opponent with",
@@ -178,6 +189,10 @@ def write_tables(ready: dict[str, dict[tuple[int, int, int], float]],
                 lines.append(f"        {point!r},")
             lines.append("    ],")
         lines.append("}")
+    lines.append("FITTED_BY: dict[str, str] = {")
+    for name, text in sorted(fitted_by.items()):
+        lines.append(f"    {name!r}: {text!r},")
+    lines.append("}")
     path = ROOT / "games" / "bots" / "danger_tables.py"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
@@ -229,6 +244,35 @@ def print_table(name: str, rows: list[dict[str, float]], rule: str | None) -> bo
     return ok
 
 
+def timing(name: str, hands: int, seed: int, samples: int) -> str:
+    """Median, p95 and max of the best of three readings at every discard: the best of
+    three leaves out the moments the process was not running (a shared machine)."""
+    import random
+
+    times: list[float] = []
+    for match in matches(name, hands, seed):
+        replayer = Replayer(match)
+        for number, hand in enumerate(match.hands, start=1):
+            table = replayer.begin(number, hand)
+            for event in hand.events:
+                if event.type == "end":
+                    table.finish(event.reason or "win")
+                    break
+                if event.type == "discard" and event.actor is not None:
+                    best = math.inf
+                    for _ in range(3):
+                        started = time.perf_counter()
+                        danger.tile_danger(table, event.actor, rng=random.Random(1),
+                                           samples=samples)
+                        best = min(best, time.perf_counter() - started)
+                    times.append(best)
+                table.apply(event)
+            replayer.conclude(number, hand, table, hand.events[-1].reason or "win")
+    times.sort()
+    return (f"{name}: {len(times)} readings, median {1000 * times[len(times) // 2]:.2f} ms, "
+            f"p95 {1000 * times[int(len(times) * 0.95)]:.2f} ms, max {1000 * times[-1]:.2f} ms")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", choices=NAMES, action="append")
@@ -240,8 +284,14 @@ def main() -> int:
                         help="refit the tables from bot matches and write them")
     parser.add_argument("--fit-seed", type=int, default=100_000)
     parser.add_argument("--fit-hands", type=int, default=640)
+    parser.add_argument("--time", action="store_true",
+                        help="only time the readings (best of 3 at each discard)")
     args = parser.parse_args()
     variants = args.variant or list(NAMES)
+    if args.time:
+        for name in variants:
+            print(timing(name, args.hands, args.seed, args.samples))
+        return 0
     if args.fit:
         # --samples 0 fits the readiness and the fast map; more, the redeals' map only.
         from games.bots import danger_tables
@@ -275,6 +325,11 @@ def main() -> int:
         variant = variant_named(name)
         rule = None if variant.DISCARD_WINS else variant.DISCARD_WIN_RULE
         ok &= print_table(name, calibration(observations), rule)
+        times = sorted(o.seconds for o in observations)
+        if times:
+            print(f"reading time: median {1000 * times[len(times) // 2]:.2f} ms, "
+                  f"p95 {1000 * times[int(len(times) * 0.95)]:.2f} ms, "
+                  f"max {1000 * times[-1]:.2f} ms")
     print(f"\nreading: {'fast' if args.samples == 0 else f'{args.samples} redeals'}; "
           f"check seeds from {args.seed}, {args.hands} hands a variant; "
           f"tolerance ±{100 * TOLERANCE:.0f} points")

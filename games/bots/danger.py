@@ -68,13 +68,16 @@ KEPT_AFTER_THROWING = 0.5
 (bots discard what they don't need; no rule stops them keeping one, C-3)."""
 WAIT_AFTER_THROWING = 0.6
 """A wait the opponent threw before (there is no furiten in these rules: only weaker)."""
+REDEAL_PRIOR = 10
+"""How many redeals the weighted share of the waiting blocks counts for (see redeals)."""
 
 
 @dataclass(frozen=True)
 class DangerReading:
     """Per tile kind, per seat, the chance a discard of that kind deals in to that seat.
 
-    ``chances[seat][kind]``; the seat reading and seats out of the hand read 0.
+    ``chances[seat][kind]`` for the kinds in ``held`` (others read 0); the seat reading,
+    seats out of the hand and seats that can't be ready read 0.
     ``ready[seat]`` is the readiness used; ``rule`` is set when discards can't be won on.
     """
 
@@ -233,47 +236,59 @@ def _neighbourhood(kind: int) -> tuple[int, ...]:
     return tuple(k for k in range(kind - 2, kind + 3) if low <= k < low + 9)
 
 
+_NEIGHBOURHOODS = tuple(_neighbourhood(k) for k in range(34))
+
+
 def _blocks(pool: Sequence[int], allowed: Sequence[bool], thrown: Sequence[int],
             no_wait: Sequence[bool], wild_unseen: int, wild_total: int) -> list[_Block]:
     """Every waiting block the opponent could hold, weighted (see the module)."""
+    held = [KEPT_AFTER_THROWING ** min(n, 2) for n in thrown]
+    waited = [0.0 if not ok or bar else (WAIT_AFTER_THROWING if n else 1.0)
+              for ok, bar, n in zip(allowed, no_wait, thrown, strict=True)]
     blocks: list[_Block] = []
-
-    def add(holds: tuple[int, ...], waits: tuple[int, ...], weight: float) -> None:
-        waits = tuple(w for w in waits if allowed[w])
-        if not waits or weight <= 0 or any(no_wait[w] for w in waits):
-            return
-        for kind in holds:
-            weight *= KEPT_AFTER_THROWING ** min(thrown[kind], 2)
-        for kind in waits:
-            if thrown[kind]:
-                weight *= WAIT_AFTER_THROWING
-        blocks.append(_Block(holds, waits, weight))
-
+    append = blocks.append
     pair_weights = [comb(pool[k], 2) if allowed[k] else 0 for k in range(34)]
     pairs_total = sum(pair_weights)
     for kind in range(34):
-        if allowed[kind] and pool[kind]:
-            add((kind,), (kind,), SINGLE * pool[kind])
+        if not (allowed[kind] and pool[kind]) or not waited[kind]:
+            continue
+        single = SINGLE * pool[kind] * held[kind] * waited[kind]
+        append(_Block((kind,), (kind,), single))
         if pair_weights[kind]:
             # two pairs: this one and any other (the other side's weight summed)
             others = pairs_total - pair_weights[kind]
-            add((kind, kind), (kind,), PAIRS * pair_weights[kind] * others / 2)
+            weight = PAIRS * pair_weights[kind] * others / 2 * held[kind] ** 2 * waited[kind]
+            if weight > 0:
+                append(_Block((kind, kind), (kind,), weight))
     for holds, waits, prior in _SUITED:
         a, b = holds
-        if allowed[a] and allowed[b]:
-            add(holds, waits, prior * pool[a] * pool[b])
+        if not (allowed[a] and allowed[b] and pool[a] and pool[b]):
+            continue
+        factor = 1.0
+        for wait in waits:
+            factor *= waited[wait] if allowed[wait] else 1.0
+        live = tuple(w for w in waits if allowed[w])
+        if live and factor > 0:
+            append(_Block(holds, live, prior * pool[a] * pool[b] * held[a] * held[b] * factor))
     if wild_unseen and wild_total:
         share = wild_unseen / wild_total
         for kind in range(34):
-            if allowed[kind] and pool[kind]:
-                add((kind,), _neighbourhood(kind), WILD * share * pool[kind])
+            if not (allowed[kind] and pool[kind]):
+                continue
+            around = _NEIGHBOURHOODS[kind]
+            factor = 1.0
+            for wait in around:
+                factor *= waited[wait] if allowed[wait] else 1.0
+            live = tuple(w for w in around if allowed[w])
+            if live and factor > 0:
+                append(_Block((kind,), live, WILD * share * pool[kind] * held[kind] * factor))
     return blocks
 
 
-def _opponent_view(table: Table, seat: int, opponent: int
+def _opponent_view(table: Table, seat: int, opponent: int, pool: list[int] | None = None
                    ) -> tuple[list[int], list[bool], list[int], list[bool], int, int]:
     variant = table.variant
-    pool = unseen(table, seat)
+    pool = unseen(table, seat) if pool is None else pool
     wild = table.setup.wildcards
     state = table.seats[opponent]
     allowed = [pool[k] >= 0 and k not in wild for k in range(34)]
@@ -296,10 +311,12 @@ def _opponent_view(table: Table, seat: int, opponent: int
     return natural, allowed, thrown, no_wait, wild_unseen, wild_total
 
 
-def wait_shares(table: Table, seat: int, opponent: int) -> list[float]:
-    """Each kind's share of the weighted waiting blocks of ``opponent`` (0–1)."""
+def wait_shares(table: Table, seat: int, opponent: int,
+                pool: list[int] | None = None) -> list[float]:
+    """Each kind's share of the weighted waiting blocks of ``opponent`` (0–1); ``pool`` is
+    :func:`unseen` when the caller has it already."""
     pool, allowed, thrown, no_wait, wild_unseen, wild_total = _opponent_view(
-        table, seat, opponent)
+        table, seat, opponent, pool)
     return shares_of(pool, allowed, thrown, no_wait, wild_unseen, wild_total)
 
 
@@ -397,7 +414,11 @@ def redealt_waits(table: Table, seat: int, opponent: int, rng: random.Random,
             if allowed[kind] and not no_wait[kind] and waits[kind] <= wilds:
                 hits[kind] += 1
         dealt += 1
-    return [h / dealt for h in hits] if dealt else hits
+    # The block weights stand as REDEAL_PRIOR redeals already made: a kind no redeal
+    # happened to wait on keeps a little of its weighted share instead of reading 0.
+    prior = shares_of(pool0, allowed, thrown, no_wait, wild_unseen, wild_total)
+    return [(h + REDEAL_PRIOR * p) / (dealt + REDEAL_PRIOR) for h, p in zip(hits, prior,
+                                                                         strict=True)]
 
 
 # -- the reading ---------------------------------------------------------------------------
@@ -415,20 +436,24 @@ def tile_danger(table: Table, seat: int, rng: random.Random | None = None,
     rng = rng or random.Random(0)
     chances: list[tuple[float, ...]] = []
     ready = [0.0] * 4
+    pool = unseen(table, seat)
     for opponent in range(4):
         state = table.seats[opponent]
         if opponent == seat or state.out:
             chances.append(zero)
             continue
         ready[opponent] = ready_chance(table, opponent)
-        if samples > 0:
-            shares = redealt_waits(table, seat, opponent, rng, samples)
-            chances.append(tuple(ready[opponent] * wait_rate(variant, s, True) if s else 0.0
-                                 for s in shares))
-        else:
-            shares = wait_shares(table, seat, opponent)
-            chances.append(tuple(ready[opponent] * wait_rate(variant, s) if s else 0.0
-                                 for s in shares))
+        if ready[opponent] <= 0:
+            chances.append(zero)
+            continue
+        redeals = samples > 0
+        shares = (redealt_waits(table, seat, opponent, rng, samples) if redeals
+                  else wait_shares(table, seat, opponent, pool))
+        row = [0.0] * 34
+        for kind in held:  # only the kinds the seat could discard are read
+            if shares[kind]:
+                row[kind] = ready[opponent] * wait_rate(variant, shares[kind], redeals)
+        chances.append(tuple(row))
     if not variant.SEVERAL_DISCARD_WINNERS:
         chances = _first_in_order(chances, seat)
     return DangerReading(seat, held, tuple(chances), tuple(ready), samples=samples)
