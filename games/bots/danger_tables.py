@@ -1,5 +1,6 @@
 """Fitted tables of :mod:`games.bots.danger`, written by
-``python tools/calibrate_danger.py --fit --fit-seed 100000 --fit-hands 1200`` (do not edit by hand).
+``tools/calibrate_danger.py --fit`` (do not edit by hand; FITTED_BY gives each
+table's command).
 
 READY: per variant, (discards made, open melds, void suit still shown) -> the
 share of such opponents found ready; (discards, -1, -1): every opponent with
@@ -248,4 +249,38 @@ WAIT_MAP: dict[str, list[tuple[float, float]]] = {
         (0.14964, 0.14837),
     ],
 }
-WAIT_MAP_REDEALS: dict[str, list[tuple[float, float]]] = {}
+WAIT_MAP_REDEALS: dict[str, list[tuple[float, float]]] = {
+    'putian': [
+        (0.00111, 0.0),
+        (0.00421, 0.07407),
+        (0.01544, 0.12346),
+        (0.02939, 0.12346),
+        (0.03418, 0.14814),
+        (0.05111, 0.14814),
+        (0.05923, 0.14814),
+        (0.06913, 0.14814),
+        (0.08428, 0.14814),
+        (0.09589, 0.17284),
+        (0.11654, 0.17284),
+        (0.16519, 0.19737),
+    ],
+    'sichuan': [
+        (0.00151, 0.0303),
+        (0.00528, 0.06818),
+        (0.02157, 0.06818),
+        (0.03232, 0.06818),
+        (0.04711, 0.06818),
+        (0.05996, 0.08902),
+        (0.07692, 0.08902),
+        (0.09282, 0.125),
+        (0.1138, 0.125),
+        (0.13747, 0.125),
+        (0.17949, 0.131),
+        (0.26748, 0.131),
+    ],
+}
+FITTED_BY: dict[str, str] = {
+    'READY': 'python tools/calibrate_danger.py --fit --fit-seed 100000 --fit-hands 1200',
+    'WAIT_MAP': 'python tools/calibrate_danger.py --fit --fit-seed 100000 --fit-hands 1200',
+    'WAIT_MAP_REDEALS': 'python tools/calibrate_danger.py --fit --fit-seed 100000 --fit-hands 192 --samples 30',
+}
