@@ -87,17 +87,27 @@ class DangerReading:
     ready: tuple[float, ...]
     rule: str | None = None
     samples: int = 0
+    several_winners: bool = False
 
     def chance(self, kind: int, opponent: int) -> float:
         return self.chances[opponent][kind]
 
     def total(self, kind: int) -> float:
-        """The chance that a discard of ``kind`` deals in to anyone.
+        """The chance that a discard of ``kind`` deals in to anyone. Where every player who
+        can win on it wins (SC-3.1) the seats' chances overlap; where the first in order
+        takes it (PT-5.2) each seat's chance already leaves out the seats before it.
 
-        >>> DangerReading(0, (0,), ((0.0,) * 34, (0.5,) * 34, (0.5,) * 34, (0.0,) * 34),
-        ...               (0, 1, 1, 0)).total(0)
+        >>> halves = ((0.0,) * 34, (0.5,) * 34, (0.5,) * 34, (0.0,) * 34)
+        >>> DangerReading(0, (0,), halves, (0, 1, 1, 0), several_winners=True).total(0)
+        0.75
+        >>> DangerReading(0, (0,), halves, (0, 1, 1, 0)).total(0)
         1.0
         """
+        if self.several_winners:
+            missed = 1.0
+            for seat in self.chances:
+                missed *= 1.0 - seat[kind]
+            return 1.0 - missed
         return min(sum(seat[kind] for seat in self.chances), 1.0)
 
     def opponents(self) -> list[int]:
@@ -454,9 +464,11 @@ def tile_danger(table: Table, seat: int, rng: random.Random | None = None,
             if shares[kind]:
                 row[kind] = ready[opponent] * wait_rate(variant, shares[kind], redeals)
         chances.append(tuple(row))
-    if not variant.SEVERAL_DISCARD_WINNERS:
+    several = variant.SEVERAL_DISCARD_WINNERS
+    if not several:
         chances = _first_in_order(chances, seat)
-    return DangerReading(seat, held, tuple(chances), tuple(ready), samples=samples)
+    return DangerReading(seat, held, tuple(chances), tuple(ready), samples=samples,
+                         several_winners=several)
 
 
 def _first_in_order(chances: list[tuple[float, ...]], seat: int) -> list[tuple[float, ...]]:
