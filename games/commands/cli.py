@@ -306,8 +306,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="the point: just before this event of the hand, from 1")
     danger.add_argument("--seat", type=int, default=None,
                         help="whose tiles (default: the event's actor, else the seat to play)")
-    danger.add_argument("--samples", type=int, default=0,
-                        help="redeals per opponent (0: the fast reading the bots use)")
+    danger.add_argument("--samples", type=int, default=30,
+                        help="redeals per opponent (30, what their map was fitted with; 0: "
+                        "the fast reading the bots use)")
     danger.add_argument("--seed", type=int, default=1, help="seeds the redeals")
     danger.set_defaults(run=_danger)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
