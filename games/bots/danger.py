@@ -52,6 +52,7 @@ from math import comb
 
 from games.bots import danger_tables
 from games.core import shapes
+from games.core.messages import Message
 from games.core.position import Position
 from games.core.table import Table
 from games.core.tiles import TILES
@@ -497,17 +498,18 @@ def table_before(match: MatchLog, hand: int, event: int) -> Table:
     games.records.log.LogError: hand 2: the log has hands 1 to 1
     """
     if not 1 <= hand <= len(match.hands):
-        raise LogError(f"the log has hands 1 to {len(match.hands)}", hand=hand)
+        raise LogError(Message("the log has hands 1 to {n}", n=len(match.hands)), hand=hand)
     events = match.hands[hand - 1].events
     if not 1 <= event <= len(events):
-        raise LogError(f"hand {hand} has events 1 to {len(events)}", hand=hand, event=event)
+        raise LogError(Message("hand {hand} has events 1 to {n}", hand=hand, n=len(events)),
+                       hand=hand, event=event)
     replayer = Replayer(match)
     for number in range(1, hand):
         replayer.play(number, match.hands[number - 1])
     table = replayer.begin(hand, match.hands[hand - 1])
     for index, item in enumerate(events[: event - 1], start=1):
         if item.type == "end":
-            raise LogError("the hand ended before this event", hand=hand, event=index)
+            raise LogError(Message("the hand ended before this event"), hand=hand, event=index)
         try:
             table.apply(item)
         except ValueError as problem:  # a RuleViolation: the log is not valid
