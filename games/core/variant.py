@@ -204,6 +204,9 @@ class Variant:
     """Whether a player may win on a discard (JX-5.1: not in Jiaxing)."""
     DISCARD_WIN_RULE: ClassVar[str] = "C-5"
     """The rule about wins on a discard (JX-5.1; PT-5.2 and SC-6.1 allow them)."""
+    SEVERAL_DISCARD_WINNERS: ClassVar[bool] = False
+    """Whether every player who can win on a discard wins (SC-3.1); otherwise the first
+    in playing order after the discarder takes it (PT-5.2)."""
     BOT_NAMES: ClassVar[tuple[str, str, str, str]] = ("North", "South", "East", "West")
     """The players' names in a bot-played match."""
 

@@ -449,6 +449,7 @@ class PutianTable(Table):
         if state.ready_pending:  # check_discard kept the hand ready
             state.ready_pending = False
             state.ready = True  # the lock starts with the next draw
+            state.locked_from = len(state.river)
 
     def is_ready(self, seat: int, counts: Sequence[int]) -> bool:
         """PT-5.3: a hand (a tile short of 17) that may declare ready: a ready shape, or

@@ -44,6 +44,7 @@ class Sichuan(Variant):
     TILES_PLAYED = Message("the 108 suited tiles, no honours")
     WILDCARD_RULE = "SC-1"
     DISCARD_WIN_RULE = "SC-6.1"
+    SEVERAL_DISCARD_WINNERS = True  # 一炮多响 (SC-3.1)
     MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
