@@ -8,6 +8,12 @@ the engine's ranking prefers (fewest shanten, then most tiles accepted, then the
 best wait value); any other drawn tile goes straight back, as in the annotation's
 counterfactual. Once ready, the wait is kept.
 
+Shanten here counts the steps toward a hand that may win, not just the shape
+(:meth:`~games.core.variant.Variant.aimed_shanten_of`): in Jiaxing the nearest of one
+suit with honours or all pungs (JX-5.3), wildcards (百搭) filling either, so a hand off
+a flush track plays toward the legal shape and keeps its wildcards for it; a shape
+that is complete but may not win is not "ready".
+
 A ready hand is valued exactly: with ``U`` unseen tiles, ``k`` of them winning
 and ``n`` draws, P(win) = 1 − C(U−k, n)/C(U, n), and each winning tile counts
 with its chance of being the first winner drawn. A hand further away is valued
@@ -286,7 +292,7 @@ def one_shanten_value(context: Position, policy: Policy, rest: Sequence[Tile],
     if variant.HAS_FLOWERS and (
             (whites_are_flowers(context) and pool[WHITE]) or wild >= 2):
         return None
-    now, after = variant.shanten_after_each(context, counts, wild)
+    now, after = variant.aimed_shanten_after_each(context, counts, wild)
     if now != 1:
         return None
     total = sum(pool)
@@ -396,7 +402,7 @@ class Policy:
             rest = list(hand)
             rest.remove(tile)
             real, wild = variant.split(context, rest)
-            now, after = variant.shanten_after_each(context, real, wild)
+            now, after = variant.aimed_shanten_after_each(context, real, wild)
             seen = [a + b for a, b in zip(self.outside, counts_of(rest), strict=True)]
             accepted = sum(variant.remaining(context, t.kind, seen)
                            for t in variant.drawable(context) if after[t.kind] < now)
@@ -464,8 +470,8 @@ class Playout:
         context, variant = self.context, self.variant
         wild = context.is_wild(tile)
         if self.after is None:
-            self.after = variant.shanten_after_each(context, self.counts,
-                                                    len(self.wild_tiles))[1]
+            self.after = variant.aimed_shanten_after_each(context, self.counts,
+                                                          len(self.wild_tiles))[1]
         grown = self.after[tile.kind]
         if grown >= self.shanten and not (wild and self.keeps_golds):
             return None
@@ -515,7 +521,7 @@ def solo_values(position: Position, draws_left: int, samples: int | None = None,
             continue
         rest = list(position.hand)
         rest.remove(tile)
-        shanten = variant.shanten(context, rest)
+        shanten = variant.aimed_shanten_of(context, *variant.split(context, rest))
         if shanten <= 0:
             win, points = ready_value(context, rest, pool, draws_left)
             choices.append(exact_choice(win, points, discard=tile, shanten=max(shanten, 0)))
