@@ -195,9 +195,9 @@ def _value_cells(value: dict[str, Any] | None, not_a_choice: bool,
             labels["cannot"] if not_a_choice else labels["not_played"])
     low, high = value["ci95"]["expected_points"]
     severity = value.get("severity", "")
-    verdict = (labels["best"] if value.get("is_best") else html(
-        '−{} <span class="severity severity-{}">{}</span>', floatformat(value["loss"], 2),
-        severity, severity_name(severity)))
+    verdict = (labels["best"] if value.get("is_best") else "–" if value.get("no_line")
+               else html('−{} <span class="severity severity-{}">{}</span>',
+                         floatformat(value["loss"], 2), severity, severity_name(severity)))
     interval = _("95%% interval %(lo)s to %(hi)s") % {"lo": low, "hi": high}
     # The interval is a tooltip on wide screens; phones have no hover, so there it is shown.
     shown = "" if value.get("exact") else html(' ±<span class="alt-interval"> ({})</span>',
