@@ -278,6 +278,7 @@ def test_it_says_no_winning_line_found_and_stars_nothing(alice: Any) -> None:
     text = client.get(match.get_absolute_url(), query).content.decode()
     assert "no winning line found" in text and "no winning line found, so no choice" in text
     assert "★" not in text and "is-best-value" not in text
+    assert not re.search(r'<tr data-alternative="\d+" class="best', text)
     assert "best value taken" not in text and "value mistake" not in text
     zh = client.get(match.get_absolute_url(), query,
                     HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()

@@ -384,6 +384,8 @@ class Policy:
         self.variant = context.variant
         self.outside = list(visible_outside)  # melds, seen, discarded: not the hand
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
+        self.drawable = [t.kind for t in self.variant.drawable(context)]
+        self.can_draw = [kind in self.drawable for kind in range(KINDS)]
 
     def choose(self, counts: list[int], wild_tiles: list[Tile]) -> tuple[int, int]:
         """(kind to discard, shanten it leaves) for real ``counts`` and wildcards held."""
@@ -398,15 +400,27 @@ class Policy:
         hand = tiles_of(counts, wild_tiles)
         options = variant.legal_discards(context.with_hand(hand, None))
         keyed: list[tuple[tuple[int, int, int], int, int]] = []
+        # Copies of each kind not visible while the whole hand is held (0: not drawable);
+        # a discard shows one copy fewer of its own kind, and only that entry changes.
+        seen = [a + b for a, b in zip(self.outside, counts_of(hand), strict=True)]
+        left = [0] * KINDS
+        for kind in self.drawable:
+            left[kind] = variant.remaining(context, kind, seen)
         for tile in options:
-            rest = list(hand)
-            rest.remove(tile)
-            real, wild = variant.split(context, rest)
+            kind = tile.kind
+            real = list(counts)
+            wild = len(wild_tiles)
+            if context.is_wild(tile):
+                wild -= 1
+            else:
+                real[kind] -= 1
             now, after = variant.aimed_shanten_after_each(context, real, wild)
-            seen = [a + b for a, b in zip(self.outside, counts_of(rest), strict=True)]
-            accepted = sum(variant.remaining(context, t.kind, seen)
-                           for t in variant.drawable(context) if after[t.kind] < now)
-            keyed.append(((now, -accepted, 0), tile.kind, now))
+            accepted = sum([n for n, a in zip(left, after, strict=True) if a < now])
+            if self.can_draw[kind] and after[kind] < now:
+                seen[kind] -= 1
+                accepted += variant.remaining(context, kind, seen) - left[kind]
+                seen[kind] += 1
+            keyed.append(((now, -accepted, 0), kind, now))
         best = min(key[:2] for key, _, _ in keyed)
         tied = [(key, kind, now) for key, kind, now in keyed if key[:2] == best]
         if len(tied) > 1 and best[0] == 0:

@@ -411,7 +411,7 @@ class Jiaxing(Variant):
 
 
 _AIMED: dict[tuple[object, ...], tuple[int, tuple[int, ...]]] = {}
-_AIMED_AT_MOST = 50_000  # a pure cache: the solo model's playouts meet hands again and again
+_AIMED_AT_MOST = 20_000  # a pure cache: the solo model's playouts meet hands again and again
 
 
 def _nearest_aims(position: Position, counts: Sequence[int],
