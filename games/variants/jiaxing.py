@@ -244,29 +244,31 @@ class Jiaxing(Variant):
         >>> now, after[0], after[9], after[33]
         (3, 2, 3, 2)
         """
-        melds = position.melds
-        key = (tuple(counts), wild, position.wildcards, len(melds),
-               frozenset(min(m.first.kind // 9, 3) for m in melds),
-               any(m.type == "chi" for m in melds))
+        suits = 0  # what of the melds matters: how many, their suits, a chow among them
+        for meld in position.melds:
+            suits |= 1 << min(meld.first.kind // 9, 3) | (meld.type == "chi") << 4
+        key = bytes([*counts, wild, suits, len(position.melds), *sorted(position.wildcards)])
         found = _AIMED.get(key)
         if found is None:
             if len(_AIMED) > _AIMED_AT_MOST:
                 _AIMED.clear()
-            found = _AIMED[key] = cls._aimed(position, counts, wild)
-        return found[0], list(found[1])
+            now, out = cls._aimed(position, counts, wild)
+            # Kept as bytes, each entry one more than its shanten (−1 to 98): a tenth
+            # of the memory of tuples, so a worker stays small.
+            found = _AIMED[key] = bytes([now + 1, *(n + 1 for n in out)])
+        return found[0] - 1, [n - 1 for n in found[1:]]
 
     @classmethod
     def _aimed(cls, position: Position, counts: Sequence[int],
-               wild: int) -> tuple[int, tuple[int, ...]]:
+               wild: int) -> tuple[int, list[int]]:
         now, after = _nearest_aims(position, counts, cls.SETS - len(position.melds))
         if now >= shapes.INF:  # melds of two suits and a chow: no hand may win (value 0)
-            shape_now, shape_after = cls.shanten_after_each(position, counts, wild)
-            return shape_now, tuple(shape_after)
+            return cls.shanten_after_each(position, counts, wild)
         limit = wild + 1  # as the shape's shanten counts wildcards (C-4)
         out = [n - limit if n >= limit else -1 for n in after]
         for kind in position.wildcards:
             out[kind] = max(now - wild - 2, -1)
-        return max(now - wild - 1, -1), tuple(out)
+        return max(now - wild - 1, -1), out
 
     @classmethod
     def _wins_on_everything(cls, position: Position) -> bool:
@@ -410,8 +412,8 @@ class Jiaxing(Variant):
 
 
 
-_AIMED: dict[tuple[object, ...], tuple[int, tuple[int, ...]]] = {}
-_AIMED_AT_MOST = 20_000  # a pure cache: the solo model's playouts meet hands again and again
+_AIMED: dict[bytes, bytes] = {}
+_AIMED_AT_MOST = 10_000  # a pure cache: the solo model's playouts meet hands again and again
 
 
 def _nearest_aims(position: Position, counts: Sequence[int],
