@@ -214,6 +214,12 @@ def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         _write(stdout, {"seed": args.seed,
                         "play": bench_play(args.seed, matches=max(int(4 * args.scale), 1))})
         return 0
+    if args.values:
+        from games.commands.bench import bench_value_match
+
+        _write(stdout, {"seed": args.seed, "value_match": bench_value_match(
+            args.seed, max(int(16 * args.scale), 1), variants=[args.values])})
+        return 0
     _write(stdout, run_bench(seed=args.seed, scale=args.scale, rss_matches=args.rss_matches))
     return 0
 
@@ -348,6 +354,9 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
     bench.add_argument("--play", action="store_true",
                        help="only the time of a player's action against the bots (issue 14)")
+    bench.add_argument("--values", choices=NAMES, default=None, metavar="VARIANT",
+                       help="only the values pass over seat 0 of one variant's bot match of "
+                       "16 × --scale hands (issue 26)")
     bench.add_argument("--rss-matches", type=int, default=0,
                        help="also annotate this many 16-hand matches in one fresh process and "
                        "report its resident size (300: the worker target; takes minutes)")

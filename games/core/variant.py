@@ -471,6 +471,20 @@ class Variant:
         return max(now - wild - 1, -1), grown
 
     @classmethod
+    def aimed_shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
+        """Shanten toward a hand that may win here: the shape's (:meth:`shanten_of`) where
+        every complete shape may win; a variant whose wins need more (JX-5.3) counts the
+        steps to a shape that meets its requirement. The solo model plays toward it."""
+        return cls.shanten_of(position, counts, wild)
+
+    @classmethod
+    def aimed_shanten_after_each(cls, position: Position, counts: Sequence[int],
+                                 wild: int) -> tuple[int, list[int]]:
+        """:meth:`aimed_shanten_of` now, and after drawing each kind (as
+        :meth:`shanten_after_each` gives the shape's)."""
+        return cls.shanten_after_each(position, counts, wild)
+
+    @classmethod
     def shanten_steps(cls, position: Position, counts: Sequence[int],
                       wild: int) -> ShantenSteps:
         """Shanten now (:meth:`shanten_of`), and with one tile more (entries of
