@@ -255,6 +255,12 @@ class Variant:
     ``bomb`` four or five golds); only those the variant scores."""
     BOTS_AIM_AT_ONE_SUIT: ClassVar[bool] = False
     """Whether bots steer a hand toward one suit and honours (JX-5.3 needs a pattern)."""
+    BOT_WIN_VALUE: ClassVar[float] = 10.0
+    """Roughly what a win brings its winner, in points: what the strong bot weighs a
+    hand's chance of winning by (games/bots/strong.py)."""
+    BOT_DEAL_IN_COST: ClassVar[float] = 3.0
+    """Roughly what a discard that wins for another seat costs its discarder beyond what
+    the hand would cost it anyway (0 where discards can't win)."""
     FIRST_DEALER: ClassVar[int | None] = None
     """Who deals the first hand (JX-1: seat 0); None: drawn at random (PT-1, SC-1)."""
 

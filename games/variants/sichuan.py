@@ -60,6 +60,8 @@ class Sichuan(Variant):
     SCORE_UNIT = "fan"
     PAY_ASKS = ("fan",)
     PAY_DIFFICULTY = (1, 2)
+    BOT_WIN_VALUE = 6.0  # 2^(fan-1) points, from every seat still in on a self-draw
+    BOT_DEAL_IN_COST = 3.0  # the discarder pays alone (SC-6.1)
     PAY_RULE = "SC-5, SC-6"
     WIN_RULES = "SC-2, SC-4.1"
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
