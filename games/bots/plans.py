@@ -23,6 +23,8 @@ from games.core import shapes
 from games.core.table import Table
 
 INF = shapes.INF
+Option = tuple[str, int, int]
+"""A plan's name, the hand's shanten toward it and the live tiles that bring it closer."""
 _FLUSH_KINDS = [frozenset(range(s * 9, s * 9 + 9)) | frozenset(range(27, 34)) for s in range(3)]
 
 
@@ -71,6 +73,14 @@ class Planner:
         suits_melded = {m.first.kind // 9 for m in state.melds if m.first.kind < 27}
         self.flush_suits = [s for s in range(3) if suits_melded <= {s}]
         self.pungs_open = all(m.type != "chi" for m in state.melds)
+        self.values = variant.BOT_PLAN_VALUES
+        if not self.patterned:  # the regular shape is a plan; patterns only add value
+            if "flush" not in self.values:
+                self.flush_suits = []
+            if "pungs" not in self.values:
+                self.pungs_open = False
+        if self.void is not None:
+            self.flush_suits = [s for s in self.flush_suits if s != self.void]
 
     def with_meld(self, kind: int, chow: bool) -> Planner:
         """The same seat's plans once it has melded a set of ``kind`` (a chow if ``chow``)."""
@@ -99,88 +109,89 @@ class Planner:
         return min(self.plan_shanten(counts).values(), default=INF)
 
     def plan_shanten(self, counts: Sequence[int]) -> dict[str, int]:
+        """Each open plan's shanten for concealed ``counts``."""
         real, wild = self.split(counts)
-        out: dict[str, int] = {}
-        if not self.patterned:
-            value = shapes.shanten(real, self.sets, wild, void=self.void,
-                                   honours=self.honours)
-            if self.seven:
-                value = min(value, shapes.seven_pairs_shanten(real, self.void))
-            out["shape"] = value
-            return out
-        total = sum(real)
-        for suit in self.flush_suits:
-            kinds = _FLUSH_KINDS[suit]
-            focused = [n if k in kinds else 0 for k, n in enumerate(real)]
-            off = total - sum(focused)
-            need = shapes.needed(shapes.part_ids(focused), self.sets)
-            out[f"flush{suit}"] = max(max(need - wild, off) - 1, -1)
-        if self.pungs_open:
-            need, _ = pungs_needed(real, self.sets)
-            out["pungs"] = max(need - wild - 1, -1)
-        return out
+        return {name: now for name, now, _ in self._plans_stepped(real, wild)}
 
     # -- after each discard -------------------------------------------------------
 
     def after_discards(self, counts: Sequence[int], kinds: Sequence[int],
-                       unseen: Sequence[int]) -> dict[int, tuple[int, int]]:
-        """For each kind in ``kinds`` (held): (shanten, live tiles accepted) of the hand
-        left after discarding one of it; ``unseen`` counts the copies the seat can't see."""
-        out: dict[int, tuple[int, int]] = {}
+                       unseen: Sequence[int]) -> dict[int, list[Option]]:
+        """For each kind in ``kinds`` (held): the :meth:`options` of the hand left after
+        discarding one of it; ``unseen`` counts the copies the seat can't see."""
+        out: dict[int, list[Option]] = {}
         hand = list(counts)
         for kind in kinds:
             hand[kind] -= 1
-            out[kind] = self.acceptance(hand, unseen)
+            out[kind] = self.options(hand, unseen)
             hand[kind] += 1
         return out
 
-    def acceptance(self, counts: Sequence[int], unseen: Sequence[int]) -> tuple[int, int]:
-        """(shanten, live tiles whose draw lowers it) of a hand waiting for a tile."""
+    def options(self, counts: Sequence[int], unseen: Sequence[int]) -> list[Option]:
+        """For each open plan of a hand waiting for a tile: (plan, shanten, live tiles
+        whose draw lowers it). A wildcard drawn fills any gap (C-4)."""
         real, wild = self.split(counts)
         wild_live = sum(unseen[k] for k in self.wild_kinds)
+        wild_kinds = self.wild_kinds
+        out: list[Option] = []
+        for name, now, after in self._plans_stepped(real, wild):
+            live = sum(unseen[k] for k in range(34) if after[k] < now and k not in wild_kinds)
+            out.append((name, now, live + wild_live if now >= 0 else live))
+        return out
+
+    def acceptance(self, counts: Sequence[int], unseen: Sequence[int]) -> tuple[int, int]:
+        """(shanten, live tiles whose draw lowers it) of a hand waiting for a tile, toward
+        its nearest plans."""
+        real, wild = self.split(counts)
         best = INF
         accepted: set[int] = set()
-        for now, after in self._plans_stepped(real, wild):
+        for _, now, after in self._plans_stepped(real, wild):
             if now < best:
                 best, accepted = now, set()
             if now == best:
                 accepted.update(k for k in range(34) if after[k] < now)
-        for kind in self.wild_kinds:
-            accepted.discard(kind)
+        accepted.difference_update(self.wild_kinds)
         live = sum(unseen[k] for k in accepted)
         if best >= 0:
-            live += wild_live  # a wildcard drawn fills any gap (C-4)
+            live += sum(unseen[k] for k in self.wild_kinds)
         return best, live
 
-    def _plans_stepped(self, real: list[int], wild: int) -> list[tuple[int, list[int]]]:
-        """Each plan's shanten now and after drawing one tile of each kind."""
+    def value(self, name: str) -> float:
+        """What a win by plan ``name`` is worth against the plain shape (1)."""
+        return self.values.get(name.rstrip("012"), 1.0)
+
+    def _plans_stepped(self, real: list[int], wild: int) -> list[tuple[str, int, list[int]]]:
+        """Each open plan's name, shanten now and shanten after drawing each kind."""
         sets = self.sets
-        rows: list[tuple[int, list[int]]] = []
+        rows: list[tuple[str, int, list[int]]] = []
         if not self.patterned:
             need, after = shapes.needed_after_each(real, sets, void=self.void,
                                                    honours=self.honours)
-            rows.append((max(need - wild - 1, -1), [max(a - wild - 1, -1) for a in after]))
+            rows.append(("shape", max(need - wild - 1, -1),
+                         [max(a - wild - 1, -1) for a in after]))
             if self.seven:
-                rows.append(self._seven_stepped(real))
-            return rows
+                rows.append(("seven", *self._seven_stepped(real)))
         total = sum(real)
         for suit in self.flush_suits:
             kinds = _FLUSH_KINDS[suit]
             focused = [n if k in kinds else 0 for k, n in enumerate(real)]
             off = total - sum(focused)
-            need, after = shapes.needed_after_each(focused, sets)
+            need, after = shapes.needed_after_each(focused, sets, honours=self.honours)
             now = max(max(need - wild, off) - 1, -1)
             # a drawn kind of another suit is one more tile to shed: never better
             stepped = [max(max(a - wild, off) - 1, -1) if k in kinds else INF
                        for k, a in enumerate(after)]
-            rows.append((now, stepped))
+            rows.append((f"flush{suit}", now, stepped))
         if self.pungs_open:
+            if self.void is not None:
+                real = [0 if k // 9 == self.void else n for k, n in enumerate(real)]
             need, useful = pungs_needed(real, sets)
             now = max(need - wild - 1, -1)
             stepped = [INF] * 34
             for kind in useful:
-                stepped[kind] = now - 1
-            rows.append((now, stepped))
+                if self.void is None or kind // 9 != self.void:
+                    stepped[kind] = now - 1
+            rows.append(("pungs", now, stepped))
         return rows
 
     def _seven_stepped(self, real: list[int]) -> tuple[int, list[int]]:

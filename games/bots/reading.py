@@ -99,21 +99,11 @@ def _suji(kind: int, discarded: set[int]) -> bool:
 
 
 def _discarded_when_ready(table: Table, other: int) -> set[int]:
-    """Kinds ``other`` threw after declaring ready: those didn't win (PT-5.3)."""
-    state = table.seats[other]
-    if not state.ready:
+    """Kinds ``other`` threw under its ready lock: drawn tiles that didn't win (PT-5.3)."""
+    locked = table.locked_discards(other)
+    if not locked:
         return set()
-    # The declaration isn't in the river; what follows the hand's last free choices is
-    # unknown here, so only the newest discards (the locked ones) are read: a ready seat
-    # throws what it draws, and the bots read every kind it threw since as no wait.
-    return {tile.kind for tile, _ in state.river[-_locked_turns(table, other):]}
-
-
-def _locked_turns(table: Table, other: int) -> int:
-    turns = getattr(table, "ready_turns", None)
-    if isinstance(turns, dict):
-        return int(turns.get(other, 0))
-    return 0
+    return {tile.kind for tile, _ in table.seats[other].river[-locked:]}
 
 
 def tile_danger(table: Table, seat: int) -> list[float]:

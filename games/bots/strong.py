@@ -27,7 +27,7 @@ import random
 from collections.abc import Sequence
 
 from games.bots.basic import Bot as BasicBot
-from games.bots.plans import INF, Planner, win_chance
+from games.bots.plans import INF, Option, Planner, win_chance
 from games.bots.reading import tile_danger, unseen_counts
 from games.core import shapes
 from games.core.table import Action, Phase, Table
@@ -159,8 +159,9 @@ class StrongBot:
         total = sum(unseen)
         draws = self._draws_left(table)
         planner = Planner(table, me)
-        shanten, live = planner.acceptance(state.hand, unseen)
-        now = win_chance(shanten, live, total, draws)
+        shanten, _ = planner.acceptance(state.hand, unseen)
+        now = max((win_chance(s, live, total, draws) * planner.value(name)
+                  for name, s, live in planner.options(state.hand, unseen)), default=0.0)
         danger = tile_danger(table, me)
         best: tuple[float, Action] | None = None
         for claim in claims:
@@ -175,10 +176,10 @@ class StrongBot:
                 after[kind] -= 3 if event.type == "gang" else 2
             claimed = planner.with_meld(kind, chow=event.type == "chi")
             if event.type == "gang":
-                s, accepted = claimed.acceptance(after, unseen)
-                chance = win_chance(s, accepted, total, draws + 1)
-                if s > shanten:
+                if claimed.acceptance(after, unseen)[0] > shanten:
                     continue
+                chance = max((win_chance(s, live, total, draws + 1) * claimed.value(name)
+                              for name, s, live in claimed.options(after, unseen)), default=0.0)
                 chance += 0.02  # the kong pays at once (SC-6.3) and scores (JX-6)
             else:
                 chance = self._best_after(table, claimed, after, unseen, draws, danger)
@@ -191,19 +192,15 @@ class StrongBot:
 
     def _best_after(self, table: Table, planner: Planner, counts: list[int],
                     unseen: Sequence[int], draws: float, danger: Sequence[float]) -> float:
-        """The best chance of winning after discarding one tile from ``counts``."""
-        total = sum(unseen)
+        """The best worth (as :func:`hand_worth`, danger taken off) after discarding one
+        tile from ``counts``."""
         kinds = [k for k in range(34) if counts[k] and not table.is_wild(k)]
         if not kinds:
             return 0.0
-        table_value = self._values(table)
+        win_value, deal_in = self._values(table)
         rows = planner.after_discards(counts, kinds, unseen)
-        best = 0.0
-        for kind, (s, accepted) in rows.items():
-            chance = win_chance(s, accepted, total, draws)
-            value = chance - danger[kind] * table_value[1] / table_value[0]
-            best = max(best, value)
-        return best
+        worth = hand_worth(planner, rows, sum(unseen), draws)
+        return max(worth[k] - danger[k] * deal_in / win_value for k in kinds)
 
     @staticmethod
     def _values(table: Table) -> tuple[float, float]:
@@ -231,16 +228,16 @@ class StrongBot:
         kong = self._kong(table, by_type.get("gang", []), planner, rows, unseen, danger)
         if kong is not None:
             return kong
-        return self._discard(table, discards, rows, unseen, danger)
+        return self._discard(table, planner, discards, rows, unseen, danger)
 
     def _kong(self, table: Table, kongs: Sequence[Action], planner: Planner,
-              rows: dict[int, tuple[int, int]], unseen: Sequence[int],
+              rows: dict[int, list[Option]], unseen: Sequence[int],
               danger: Sequence[float]) -> Action | None:
         """A kong that keeps the hand as close (it pays at once, SC-6.3, and scores);
         an added kong not while another seat may well be waiting on it (robbing)."""
         if not kongs:
             return None
-        best_now = min((s for s, _ in rows.values()), default=INF)
+        best_now = min((s for options in rows.values() for _, s, _ in options), default=INF)
         state = table.seats[kongs[0].seat]
         for kong in kongs:
             tile = kong.event.tile
@@ -257,27 +254,45 @@ class StrongBot:
             return kong
         return None
 
-    def _discard(self, table: Table, discards: Sequence[Action],
-                 rows: dict[int, tuple[int, int]], unseen: Sequence[int],
+    def _discard(self, table: Table, planner: Planner, discards: Sequence[Action],
+                 rows: dict[int, list[Option]], unseen: Sequence[int],
                  danger: Sequence[float]) -> Action:
         win_value, deal_in = self._values(table)
-        total = sum(unseen)
-        draws = self._draws_left(table)
-        nearest = min(s for s, _ in rows.values())
+        worth = hand_worth(planner, rows, sum(unseen), self._draws_left(table))
         scored = []
         for action in discards:
             tile = action.event.tile
             assert tile is not None
             kind = tile.kind
-            shanten, accepted = rows[kind]
-            # A step back costs more than the rough chance says (the wider hand a step
-            # further is seldom worth it): each step away from the nearest counts.
-            chance = win_chance(shanten, accepted, total, draws) * STEP_BACK ** (
-                shanten - nearest)
-            value = chance * win_value - danger[kind] * deal_in
+            value = worth[kind] * win_value - danger[kind] * deal_in
             if table.is_wild(kind):
                 value -= win_value  # keep the wildcard (百搭, JX-4)
+            nearest = min((shanten for _, shanten, _ in rows[kind]), default=INF)
+            live = max((live for _, shanten, live in rows[kind] if shanten == nearest),
+                       default=0)
             # ties: the nearer shape, the wider one, then an honour before a suited tile
-            scored.append((-value, shanten, -accepted, kind < 27, self.rng.random(), action))
+            scored.append((-value, nearest, -live, kind < 27, self.rng.random(), action))
         scored.sort(key=lambda row: row[:5])
         return scored[0][5]
+
+
+def hand_worth(planner: Planner, rows: dict[int, list[Option]], unseen: int,
+               draws: float) -> dict[int, float]:
+    """For each candidate discard, the best over the plans of the rough chance of winning
+    by it times what it is worth (:meth:`Planner.value`). A discard that leaves a plan a
+    step further than the best discard for it keeps only ``STEP_BACK`` of its chance
+    per step: the wider hand a step further is seldom worth it."""
+    nearest: dict[str, int] = {}
+    for options in rows.values():
+        for name, shanten, _ in options:
+            if shanten < nearest.get(name, INF):
+                nearest[name] = shanten
+    out: dict[int, float] = {}
+    for kind, options in rows.items():
+        best = 0.0
+        for name, shanten, live in options:
+            chance = win_chance(shanten, live, unseen, draws)
+            chance *= STEP_BACK ** (shanten - nearest[name]) * planner.value(name)
+            best = max(best, chance)
+        out[kind] = best
+    return out

@@ -1222,6 +1222,11 @@ class Table:
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
 
+    def locked_discards(self, seat: int) -> int:
+        """How many of the seat's newest discards it made under a ready lock: drawn tiles
+        that didn't win for it (Putian, PT-5.3; 0 elsewhere)."""
+        return 0
+
     def discard_ok(self, seat: int, tile: Tile) -> bool:
         try:
             self.check_discard(seat, tile)

@@ -258,6 +258,10 @@ class Variant:
     BOT_WIN_VALUE: ClassVar[float] = 10.0
     """Roughly what a win brings its winner, in points: what the strong bot weighs a
     hand's chance of winning by (games/bots/strong.py)."""
+    BOT_PLAN_VALUES: ClassVar[dict[str, float]] = {"shape": 1.0}
+    """The plans the strong bot steers toward (``shape`` the regular shape, ``seven``
+    seven pairs, ``flush`` one suit, with honours where the variant has them, ``pungs``
+    all pungs) and what a win by each is worth against ``BOT_WIN_VALUE``."""
     BOT_DEAL_IN_COST: ClassVar[float] = 3.0
     """Roughly what a discard that wins for another seat costs its discarder beyond what
     the hand would cost it anyway (0 where discards can't win)."""

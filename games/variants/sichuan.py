@@ -61,6 +61,9 @@ class Sichuan(Variant):
     PAY_ASKS = ("fan",)
     PAY_DIFFICULTY = (1, 2)
     BOT_WIN_VALUE = 6.0  # 2^(fan-1) points, from every seat still in on a self-draw
+    # SC-5: 平胡 1 point, 对对胡 2, 清一色 and 七对 4; weighed lower than their points, as
+    # the paired games on the same walls found best (the plain shape comes faster)
+    BOT_PLAN_VALUES = {"shape": 1.0, "seven": 2.0, "flush": 2.0, "pungs": 1.5}
     BOT_DEAL_IN_COST = 3.0  # the discarder pays alone (SC-6.1)
     PAY_RULE = "SC-5, SC-6"
     WIN_RULES = "SC-2, SC-4.1"
