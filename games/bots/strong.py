@@ -130,9 +130,9 @@ class StrongBot:
             return False
         draws = self._draws_left(table)
         self_draw = win_chance(0, live, sum(unseen), draws)
-        # While it stays, the seat pays for the others' self-draws (about one point a
-        # seat still in for each of its own draws' worth of their chances).
-        exposure = 0.25 * (payers - 1) * min(draws, 6.0) / 6.0 * variant.BOT_DEAL_IN_COST
+        # While it stays, the seat pays its share of the others' self-draws: about a
+        # tenth of a win for each other seat still in, less as the wall runs out.
+        exposure = 0.1 * (payers - 1) * min(draws, 6.0) / 6.0 * variant.BOT_WIN_VALUE
         later = self_draw * drawn.points * payers + (1 - self_draw) * 0.5 * now.points
         return later - exposure > 1.4 * now.points
 
