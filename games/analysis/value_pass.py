@@ -47,7 +47,7 @@ from games.core.table import Action, Phase, Table
 from games.core.tiles import Tile
 from games.records.log import Event
 
-VALUE_MODEL_VERSION = "values-2"
+VALUE_MODEL_VERSION = "values-3"  # 3: playouts answer claims seat by seat (issue 26)
 SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
 SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard

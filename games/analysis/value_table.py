@@ -31,7 +31,8 @@ from games.analysis.value import (
     solo_values,
 )
 from games.bots.basic import Bot
-from games.bots.simulation import play_hand
+from games.bots.claims import pass_after_wins
+from games.bots.simulation import next_events, play_hand
 from games.core.position import Position
 from games.core.table import Action, Phase, RuleViolation, Table
 from games.core.tiles import KINDS, TILES, Tile
@@ -325,11 +326,13 @@ def play_out(table: Table, seat: int, choice: Action | None, bot_seed: int) -> R
     played = copy.deepcopy(table, {id(table.setup): table.setup})
     paid_before = len(played.payments)
     bots = [Bot(random.Random(bot_seed * 4 + s)) for s in range(4)]
-    if choice is None:
-        others = [a for a in played.legal_actions()
-                  if not (a.seat == seat and a.event.type in CLAIMS)]
-        action = bots[others[0].seat].choose(played, others)
-        _apply(played, action.event)
+    if choice is None:  # the seat passes; the others answer for themselves
+        for event in next_events(played, bots, played.legal_actions(), passing={seat}):
+            if not played.ended:
+                _apply(played, event)
+        after = pass_after_wins(played)
+        if after is not None:
+            _apply(played, after)
     else:
         _apply(played, choice.event)
     if not played.ended:

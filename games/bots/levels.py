@@ -17,10 +17,12 @@ ValueError: bots: give one level for every seat or four, one per seat (got 3): b
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from importlib import resources
+from typing import Any, Protocol
 
 from games.bots.basic import Bot
 from games.bots.strong import StrongBot
@@ -81,3 +83,18 @@ def read_levels(text: str) -> tuple[str, str, str, str]:
             known = ", ".join(sorted(LEVELS))
             raise ValueError(f"bots: no level named {name!r} (known: {known})")
     return (names[0], names[1], names[2], names[3])
+
+
+def published_ladder() -> dict[str, Any]:
+    """The arena's figures published with the bots (``games/bots/ladder.json``, written by
+    ``tools/bot_ladder.py``; docs/bots.md), or an empty ladder when none is published.
+
+    >>> published_ladder()["format"]
+    'ladder/1'
+    """
+    try:
+        text = resources.files("games.bots").joinpath("ladder.json").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {"format": "ladder/1", "measured": None, "command": None, "variants": {}}
+    ladder: dict[str, Any] = json.loads(text)
+    return ladder

@@ -1,8 +1,10 @@
 """``simulate``: whole matches played through the table by bots.
 
-The seats are :mod:`games.bots.basic` bots unless told otherwise. Everything is
-decided by seeded :class:`random.Random` generators, so the same seed gives the same
-match.
+The seats are :mod:`games.bots.basic` bots unless told otherwise (``bots``: a level
+per seat, :mod:`games.bots.levels`). Each seat chooses among its own actions only;
+claims on a discard are resolved by the table's priority (:mod:`games.bots.claims`).
+Everything is decided by seeded :class:`random.Random` generators, so the same seed
+gives the same match.
 
 >>> match = simulate("sichuan", hands=1, seed=7)
 >>> match.variant, len(match.hands)
@@ -13,10 +15,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from games.bots.basic import Bot
+from games.bots.claims import (
+    CLAIM_PHASES,
+    gold_robbers,
+    own_options,
+    pass_after_wins,
+    passing_action,
+    resolve_claims,
+)
+from games.bots.levels import Seat, make_bot, read_levels
 from games.core.table import Action, Phase, Table
 from games.core.tiles import TILES, WINDS, Tile
 from games.core.variant import Variant
@@ -50,43 +60,97 @@ class Dealer:
         return hands, wall, extra
 
 
-def _event_for(action: Action, table: Table) -> Event:
-    event = action.event
+def _checked(event: Event) -> Event:
     if event.type == "draw" and event.tile is None:
         raise AssertionError("the simulator always knows its wall")
     return event
 
 
-def play_hand(table: Table, bots: Sequence[Bot]) -> list[Event]:
-    """Play one hand to its end; returns its events, the end included."""
+def next_events(table: Table, seats: Sequence[Seat], actions: Sequence[Action],
+                passing: Collection[int] = ()) -> list[Event]:
+    """What the table moves by now, each seat choosing among its own actions only.
+
+    At a discard or an added kong every seat that may claim answers (claim or pass) and
+    the table's priority decides (:mod:`games.bots.claims`); the seats in ``passing``
+    pass without being asked. On a turn the player to act chooses; a discard before the
+    dealer's first lets the others rob the gold in playing order (PT-5.5). A seat with
+    a single legal action is not asked.
+    """
+    phase = table.phase
+    if phase in CLAIM_PHASES:
+        pass_action = passing_action(actions)
+        intents: dict[int, Event] = {}
+        for seat, own in own_options(actions).items():
+            if seat in passing:
+                continue
+            choice = seats[seat].choose(table, own)
+            if choice is not pass_action:
+                intents[seat] = choice.event
+        return resolve_claims(table, intents, pass_action)
+    mover = table.turn if phase is Phase.TURN else actions[0].seat
+    own = [a for a in actions if a.seat == mover]
+    choice = own[0] if len(own) == 1 else seats[mover].choose(table, own)
+    if phase is Phase.TURN and choice.event.type == "discard":
+        for seat, robs in gold_robbers(table, actions):
+            declined = Action(seat, Event("pass", seat), note="pass")
+            answer = seats[seat].choose(table, [*robs, declined])
+            if answer is not declined:
+                return [answer.event]
+    return [choice.event]
+
+
+def play_hand(table: Table, seats: Sequence[Seat]) -> list[Event]:
+    """Play one hand to its end, each seat choosing for itself; returns its events,
+    the end included."""
     events: list[Event] = []
+
+    def play(event: Event) -> bool:
+        """Apply one event; True once the hand is over."""
+        if event.type == "end":
+            deltas = table.finish(event.reason or "exhausted")
+            events.append(replace(event, deltas=tuple(deltas)))
+            return True
+        table.apply(_checked(event))
+        events.append(event)
+        return False
+
     for _ in range(2000):
         if table.phase is Phase.ENDED:
             reason = table.end_reason or "win"
             deltas = table.finish(reason) if reason != "abandoned" else list(table.deltas)
             events.append(Event("end", None, reason=reason, deltas=tuple(deltas)))
             return events
-        actions = table.legal_actions()
-        chooser = bots[actions[0].seat] if actions else bots[0]
-        action = chooser.choose(table, actions)
-        event = _event_for(action, table)
-        if event.type == "end":
-            deltas = table.finish(event.reason or "exhausted")
-            events.append(replace(event, deltas=tuple(deltas)))
+        for event in next_events(table, seats, table.legal_actions()):
+            if table.ended:
+                break  # SC-3.2: the third win ends the hand
+            if play(event):
+                return events
+        after = pass_after_wins(table)
+        if after is not None and play(after):
             return events
-        table.apply(event)
-        events.append(event)
     raise AssertionError("a hand did not end")  # pragma: no cover
 
 
 def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
-             rules: dict[str, int | str | bool] | None = None) -> MatchLog:
-    """Bots play a match of ``hands`` hands; the same seeds give the same match."""
+             rules: dict[str, int | str | bool] | None = None,
+             bots: Sequence[str] = ("basic",) * 4) -> MatchLog:
+    """Bots play a match of ``hands`` hands; the same seeds give the same match.
+
+    ``bots`` names each seat's level (:data:`games.bots.levels.LEVELS`). The walls come
+    from ``wall_seed`` (default ``seed``) alone: the bots' decisions never draw from the
+    dealer's generator, so the same wall seed deals the same first wall whatever the bots.
+
+    >>> simulate("sichuan", 1, 7, bots=("basic", "nobody"))
+    Traceback (most recent call last):
+    ...
+    ValueError: bots: give one level for every seat or four, one per seat (got 2): basic,nobody
+    """
+    levels = read_levels(",".join(bots))
     rules_class = variant_named(variant)
     rng = random.Random(seed)
     dealer_rng = random.Random(seed if wall_seed is None else wall_seed)
     dealer = Dealer(rules_class, dealer_rng)
-    bots = [Bot(random.Random(rng.random())) for _ in range(4)]
+    seats = [make_bot(level, random.Random(rng.random())) for level in levels]
     match = MatchLog(variant=variant, players=rules_class.BOT_NAMES, rules=dict(rules or {}),
                   title=f"Bots, seed {seed}", played_at=None, hands=())
     replayer = Replayer(match)
@@ -94,7 +158,7 @@ def simulate(variant: str, hands: int, seed: int, wall_seed: int | None = None,
     for number in range(1, hands + 1):
         hand = deal_hand(replayer, dealer, number)
         table = replayer.begin(number, hand)
-        events = play_hand(table, bots)
+        events = play_hand(table, seats)
         hand = replace(hand, events=tuple(events))
         replayer.conclude(number, hand, table, events[-1].reason or "win")
         played.append(hand)

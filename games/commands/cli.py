@@ -142,18 +142,38 @@ def _validate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.bots.levels import read_levels
     from games.bots.simulation import coverage, simulate
     from games.records.log import MAX_HANDS, dumps
 
     if not 1 <= args.hands <= MAX_HANDS:
         stdout.write(json.dumps({"error": f"--hands must be between 1 and {MAX_HANDS}"}) + "\n")
         return 2
-    match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall)
+    try:
+        bots = read_levels(args.bots)
+    except ValueError as error:
+        stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
+        return 2
+    match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall, bots=bots)
     if args.coverage:
         _write(stdout, {"variant": args.variant, "hands": args.hands, "seed": args.seed,
                         **coverage([match])})
     else:
         stdout.write(dumps(match))
+    return 0
+
+
+def _arena(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from games.bots.arena import arena, describe, level_makers
+
+    try:
+        result = arena(args.variant, args.bots[0], args.bots[1], walls=args.walls,
+                       seed=args.seed, jobs=args.jobs, makers=level_makers())
+    except ValueError as error:
+        stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
+        return 2
+    sys.stderr.write(describe(result))
+    _write(stdout, result)
     return 0
 
 
@@ -247,7 +267,19 @@ def _parser() -> argparse.ArgumentParser:
                           help="a separate seed for the walls (the bots keep --seed)")
     simulate.add_argument("--coverage", action="store_true",
                           help="print how often each event, pattern and settlement occurred")
+    simulate.add_argument("--bots", default="basic",
+                          help="the bots' level: one for every seat (strong) or one per seat "
+                          "(strong,basic,basic,basic)")
     simulate.set_defaults(run=_simulate)
+    duel = commands.add_parser("arena", help="two bot levels on the same walls, every seating "
+                               "(JSON on standard output, a table on standard error)")
+    duel.add_argument("--variant", required=True, choices=NAMES)
+    duel.add_argument("--bots", nargs=2, required=True, metavar=("A", "B"),
+                      help="the level measured and the level it is measured against")
+    duel.add_argument("--walls", type=int, default=200)
+    duel.add_argument("--seed", type=int, default=1)
+    duel.add_argument("--jobs", type=int, default=2, help="processes playing the walls")
+    duel.set_defaults(run=_arena)
     analyze = commands.add_parser("analyze", help="every decision with its alternatives")
     analyze.add_argument("path", nargs="?", help="the log file, or - for standard input")
     analyze.set_defaults(run=_analyze)

@@ -267,6 +267,10 @@ class Variant:
     the hand would cost it anyway (0 where discards can't win)."""
     FIRST_DEALER: ClassVar[int | None] = None
     """Who deals the first hand (JX-1: seat 0); None: drawn at random (PT-1, SC-1)."""
+    ARENA_DISASTERS: ClassVar[dict[str, str]] = {}
+    """The payments the bots' arena counts as disasters (``games.bots.arena``): a key
+    names a payment line by its rule id (``JX-10.2``), its cause (``flower_pig``) or its
+    cause and the win's way (``win:rob_gold``); the value is the label shown."""
 
     @classmethod
     def tile_kinds(cls) -> list[int]:

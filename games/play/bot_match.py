@@ -44,6 +44,14 @@ from typing import Any
 
 from games.analysis.annotation import outcomes_now
 from games.bots.basic import Bot
+from games.bots.claims import (
+    CLAIM_PHASES,
+    gold_robbers,
+    own_options,
+    pass_after_wins,
+    passing_action,
+    resolve_claims,
+)
 from games.bots.simulation import Dealer, deal_hand
 from games.core.messages import Message, message_of
 from games.core.position import PositionError
@@ -56,8 +64,6 @@ from games.variants.registry import VARIANTS
 FORMAT = "mahjong-play/1"
 MAX_HANDS = 64
 TITLE = "Played against the bots; the walls' seed has SHA-256 {commitment}"
-
-_CLAIM_PHASES = (Phase.DISCARDED, Phase.ROBBABLE)
 
 
 class PlayError(ValueError):
@@ -367,7 +373,7 @@ class PlayMatch:
         phase = table.phase
         if phase in (Phase.DRAW, Phase.FLOWERS):
             return [actions[0].event]  # draws and white replacements happen by themselves
-        if phase in _CLAIM_PHASES:
+        if phase in CLAIM_PHASES:
             mine = [a.event for a in actions if a.seat == self.seat and a.note != "pass"
                     and a.event.type not in ("draw", "end")]
             if mine:
@@ -402,44 +408,27 @@ class PlayMatch:
         dealer, may rob the gold (bots always do); otherwise the dealer's choice stands."""
         if choice.event.type != "discard":
             return [choice.event]
-        robbers = sorted({a.seat for a in actions if a.event.how == "rob_gold"
-                          and a.seat != table.turn}, key=lambda s: (s - table.turn) % 4)
-        if after is not None:
-            robbers = [s for s in robbers if (s - table.turn) % 4 > (after - table.turn) % 4]
-        for seat in robbers:
-            robs = [a.event for a in actions if a.seat == seat and a.event.how == "rob_gold"]
+        for seat, robs in gold_robbers(table, actions, after):
             if seat == self.seat:
-                return Pending("rob_gold", (*robs, Event("pass", seat)))
-            return robs[:1]
+                return Pending("rob_gold", (*(a.event for a in robs), Event("pass", seat)))
+            return [robs[0].event]
         return [choice.event]
 
     def _resolve_claims(self, table: Table, actions: list[Action],
                         human: Event | None) -> list[Event]:
-        """Every seat's answer to the discard (or added kong) on the table, by priority:
-        wins (several in Sichuan, SC-3.1; else the first after the discarder, PT-5.2,
-        JX-8), then a pung or kong, then a chow (JX-2.6); else the next draw."""
-        passing = next(a for a in actions if a.note == "pass" or a.event.type == "end")
+        """Every seat's answer to the discard (or added kong) on the table, resolved by the
+        table's priority (:func:`games.bots.claims.resolve_claims`)."""
+        passing = passing_action(actions)
         intents: dict[int, Event] = {}
-        for seat in {a.seat for a in actions if a is not passing}:
+        for seat, options in own_options(actions).items():
             if seat == self.seat:
                 if human is not None and human.type != "pass":
                     intents[seat] = human
                 continue
-            options = [a for a in actions if a.seat == seat and a is not passing]
-            choice = self._bot_choice(table, [*options, passing])
+            choice = self._bot_choice(table, options)
             if choice is not passing:
                 intents[seat] = choice.event
-        origin = _claimed_from(table)
-        ordered = [intents[(origin + step) % 4] for step in (1, 2, 3)
-                   if (origin + step) % 4 in intents]
-        wins = [e for e in ordered if e.type == "hu"]
-        if wins:
-            return wins if table.PLAY_ON else wins[:1]
-        for types in (("peng", "gang"), ("chi",)):
-            claims = [e for e in ordered if e.type in types]
-            if claims:
-                return claims[:1]
-        return [passing.event]
+        return resolve_claims(table, intents, passing)
 
     def _bot_choice(self, table: Table, actions: Sequence[Action]) -> Action:
         """A bot's choice, from a generator seeded by the seed and the moment: the same
@@ -456,11 +445,10 @@ class PlayMatch:
             if event.type == "end":
                 return  # the hand is settled (and the next one dealt)
         table = self._table
-        if table is not None and table.phase is Phase.DISCARDED and table.discard_winners:
+        after = pass_after_wins(table) if table is not None else None
+        if after is not None:
             # After the wins on a discard the others have answered too: play goes on (SC-3.2).
-            passing = next(a for a in table.legal_actions()
-                           if a.note == "pass" or a.event.type == "end")
-            self._apply(passing.event)
+            self._apply(after)
 
     def _apply(self, event: Event) -> None:
         table = self._live
@@ -780,15 +768,6 @@ def _hand_facts(hand: Hand) -> dict[str, Any]:
     if hand.dealer_streak is not None:
         out["dealer_streak"] = hand.dealer_streak
     return out
-
-
-def _claimed_from(table: Table) -> int:
-    """The seat whose discard (or added kong, or robbed kong) is being answered."""
-    if table.phase is Phase.ROBBABLE:
-        assert table.pending_kong is not None
-        return table.pending_kong[0]
-    assert table.last_discard is not None
-    return table.last_discard[0]
 
 
 def _last_discard(table: Table) -> dict[str, Any] | None:

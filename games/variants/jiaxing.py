@@ -71,6 +71,7 @@ class Jiaxing(Variant):
     DISCARD_WINS = False
     DISCARD_WIN_RULE = "JX-5.1"
     BOT_NAMES = ("Ada", "Bo", "Cheng", "Dana")
+    ARENA_DISASTERS = {"JX-10.2": "承包 payments", "JX-10.3": "承包 payments"}  # JX-9/JX-10
     DEALER_RULE = "JX-3"
     FIRST_DEALER = 0
     HAS_CONTRACTS = True

@@ -47,6 +47,7 @@ class Putian(Variant):
     KONG_RULE = "PT-4"
     DISCARD_WIN_RULE = "PT-5.2"
     BOT_NAMES = ("Eli", "Fang", "Gus", "Hui")
+    ARENA_DISASTERS = {"win:rob_gold": "抢金 losses", "win:bomb": "bomb losses"}  # PT-5.5/5.6
     DEALER_RULE = "PT-1"
     HAND_SIZE = 16
     HAS_FLOWERS = True

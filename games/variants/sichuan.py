@@ -47,6 +47,7 @@ class Sichuan(Variant):
     MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
+    ARENA_DISASTERS = {"flower_pig": "花猪 payments", "not_ready": "查大叫 payments"}  # SC-6.4
     HAS_VOID = True
     PUZZLE_WAYS = ("after_kong",)  # SC-5.16 杠上花
     LEAVE_CHARGE = "SC-6.6"
