@@ -176,7 +176,9 @@ class StrongBot:
                 after[kind] -= 3 if event.type == "gang" else 2
             claimed = planner.with_meld(kind, chow=event.type == "chi")
             if event.type == "gang":
-                if claimed.acceptance(after, unseen)[0] > shanten:
+                closeness, live_after = claimed.acceptance(after, unseen)
+                if closeness > shanten or not self._kong_pays(
+                        table, after, closeness, live_after, unseen, danger, 2):
                     continue
                 chance = max((win_chance(s, live, total, draws + 1) * claimed.value(name)
                               for name, s, live in claimed.options(after, unseen)), default=0.0)
@@ -233,8 +235,12 @@ class StrongBot:
     def _kong(self, table: Table, kongs: Sequence[Action], planner: Planner,
               rows: dict[int, list[Option]], unseen: Sequence[int],
               danger: Sequence[float]) -> Action | None:
-        """A kong that keeps the hand as close (it pays at once, SC-6.3, and scores);
-        an added kong not while another seat may well be waiting on it (robbing)."""
+        """A kong that keeps the hand as close (it pays at once, SC-6.3, and scores, JX-6)
+        and is worth its risks: an added kong not while another seat may well be
+        waiting on its tile (robbing, JX-8, SC-5.18); where kong payments come back
+        from a seat not ready at the end (SC-6.4c), not when the discard after it is
+        more likely to be won on, a fan dearer (杠上炮, SC-5.17), than the hand to be
+        ready to keep what the kong brought."""
         if not kongs:
             return None
         best_now = min((s for options in rows.values() for _, s, _ in options), default=INF)
@@ -246,13 +252,28 @@ class StrongBot:
             concealed = kong.event.kind == "concealed"
             after[tile.kind] -= 4 if concealed else 1
             melded = planner.with_meld(tile.kind, chow=False) if concealed else planner
-            shanten, _ = melded.acceptance(after, unseen)
+            shanten, live = melded.acceptance(after, unseen)
             if shanten > best_now:
                 continue
             if not concealed and danger[tile.kind] > 0.05:
                 continue
+            payers = len(table.players_in()) - 1
+            if not self._kong_pays(table, after, shanten, live, unseen, danger,
+                                   (2 if concealed else 1) * payers):
+                continue
             return kong
         return None
+
+    def _kong_pays(self, table: Table, after: Sequence[int], shanten: int, live: int,
+                   unseen: Sequence[int], danger: Sequence[float], income: int) -> bool:
+        """SC-6.3/SC-6.4c/SC-5.17: what the kong brings (``income``), kept if the hand is
+        ready by the end, against a win on the discard that follows its replacement."""
+        if not table.variant.BOT_KONG_REFUNDED:
+            return True
+        draws = self._draws_left(table)
+        kept = win_chance(shanten - 1, live, sum(unseen), draws) if shanten > 0 else 1.0
+        safest = min((danger[k] for k in range(34) if after[k]), default=0.0)
+        return income * kept >= safest * 2 * table.variant.BOT_WIN_VALUE
 
     def _discard(self, table: Table, planner: Planner, discards: Sequence[Action],
                  rows: dict[int, list[Option]], unseen: Sequence[int],

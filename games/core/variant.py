@@ -262,6 +262,9 @@ class Variant:
     """The plans the strong bot steers toward (``shape`` the regular shape, ``seven``
     seven pairs, ``flush`` one suit, with honours where the variant has them, ``pungs``
     all pungs) and what a win by each is worth against ``BOT_WIN_VALUE``."""
+    BOT_KONG_REFUNDED: ClassVar[bool] = False
+    """Kong payments come back from a seat not ready when the wall runs out (SC-6.4c):
+    the strong bot weighs a kong's income by its chance of being ready."""
     BOT_DEAL_IN_COST: ClassVar[float] = 3.0
     """Roughly what a discard that wins for another seat costs its discarder beyond what
     the hand would cost it anyway (0 where discards can't win)."""
