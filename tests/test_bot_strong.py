@@ -22,7 +22,7 @@ from games.bots.simulation import Dealer, deal_hand, play_hand, simulate
 from games.bots.strong import StrongBot
 from games.core.events import Event
 from games.core.table import Action, Phase, Table
-from games.core.tiles import Tile, counts_of, parse_tiles
+from games.core.tiles import Meld, Tile, counts_of, parse_tiles
 from games.records.log import MatchLog
 from games.records.match import Replayer
 from games.variants.registry import variant_named
@@ -136,8 +136,19 @@ def test_it_passes_a_cheap_sichuan_discard_win_when_the_self_draw_is_worth_more(
     assert choice.event.type == "draw" and choice.note == "pass"
 
 
-def test_it_takes_the_same_win_when_the_wall_is_nearly_out() -> None:
-    table, actions = sichuan_discard_win(tiles_left=3)
+def test_it_takes_the_same_win_late_when_the_others_look_ready() -> None:
+    """Three tiles left, seat 3 has won and left (SC-3.2), and the two others have
+    played long with two pungs each, so they are probably ready: the wall running out
+    would pay the waiting hand little (查大叫, SC-6.4b) and a self-draw is unlikely, so
+    the bot takes the discard win."""
+    table, _ = sichuan_discard_win(tiles_left=3)
+    table.seats[3].won = True
+    for seat in (0, 2):
+        state = table.seats[seat]
+        state.river = river("9s8s7s6s1p2p3p7m8m9m1m2m3m4p")
+        state.melds = [Meld.peng(Tile.parse("5m" if seat else "6m")),
+                       Meld.peng(Tile.parse("7p" if seat else "8p"))]
+    actions = table.legal_actions()
     choice = StrongBot(random.Random(1)).choose(table, actions)
     assert (choice.seat, choice.event.type) == (1, "hu")
 

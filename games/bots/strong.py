@@ -28,12 +28,15 @@ from collections.abc import Sequence
 
 from games.bots.basic import Bot as BasicBot
 from games.bots.plans import INF, Option, Planner, win_chance
-from games.bots.reading import tile_danger, unseen_counts
+from games.bots.reading import ready_chance, tile_danger, unseen_counts
 from games.core import shapes
 from games.core.table import Action, Phase, Table
 
 # Of the draws left, the share a seat can count on before someone else ends the hand.
 DRAW_SHARE = 0.75
+# Play on when what the wait may still bring exceeds this share of the discard win in
+# hand (chosen by paired games on the same walls).
+PASS_MARGIN = 1.0
 # What a discard that leaves the hand a step further from a win keeps of its chance.
 STEP_BACK = 0.6
 
@@ -126,15 +129,20 @@ class StrongBot:
         unseen = unseen_counts(table, seat)
         planner = Planner(table, seat)
         shanten, live = planner.acceptance(table.seats[seat].hand, unseen)
-        if shanten != 0 or live < 4:
+        if shanten != 0 or live < 2:
             return False
         draws = self._draws_left(table)
         self_draw = win_chance(0, live, sum(unseen), draws)
         # While it stays, the seat pays its share of the others' self-draws: about a
         # tenth of a win for each other seat still in, less as the wall runs out.
         exposure = 0.1 * (payers - 1) * min(draws, 6.0) / 6.0 * variant.BOT_WIN_VALUE
-        later = self_draw * drawn.points * payers + (1 - self_draw) * 0.5 * now.points
-        return later - exposure > 1.4 * now.points
+        # Not drawn: a later discard may still win, or an exhausted wall pays the ready
+        # hand its best wait from every seat still in that isn't ready (查大叫, SC-6.4b).
+        unready = sum(1 - ready_chance(table, seat, other)
+                      for other in table.players_in() if other != seat)
+        rest = max(0.5, unready if variant.BOT_PAYS_READY_AT_THE_END else 0.0)
+        later = (self_draw * drawn.points * payers + (1 - self_draw) * rest * now.points)
+        return later - exposure > PASS_MARGIN * now.points
 
     # -- claims ---------------------------------------------------------------------
 

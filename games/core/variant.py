@@ -262,6 +262,9 @@ class Variant:
     """The plans the strong bot steers toward (``shape`` the regular shape, ``seven``
     seven pairs, ``flush`` one suit, with honours where the variant has them, ``pungs``
     all pungs) and what a win by each is worth against ``BOT_WIN_VALUE``."""
+    BOT_PAYS_READY_AT_THE_END: ClassVar[bool] = False
+    """An exhausted wall makes a seat that isn't ready pay the ready ones (查大叫, SC-6.4b):
+    the strong bot counts it in what playing on may bring."""
     BOT_KONG_REFUNDED: ClassVar[bool] = False
     """Kong payments come back from a seat not ready when the wall runs out (SC-6.4c):
     the strong bot weighs a kong's income by its chance of being ready."""

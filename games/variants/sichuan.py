@@ -69,6 +69,7 @@ class Sichuan(Variant):
     # later and be paid a fan more by everyone (SC-5.15): dealing in costs little more.
     BOT_DEAL_IN_COST = 0.75
     BOT_KONG_REFUNDED = True  # SC-6.4c
+    BOT_PAYS_READY_AT_THE_END = True  # SC-6.4b
     PAY_RULE = "SC-5, SC-6"
     WIN_RULES = "SC-2, SC-4.1"
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"
