@@ -173,7 +173,7 @@ def putian_turn(ready: bool) -> tuple[Table, list[Action]]:
     table.seats[3].river = river("6p2s")
     table.seats[2].ready = ready
     if ready:
-        table.ready_at[2] = 3  # type: ignore[attr-defined]
+        table.seats[2].locked_from = 3
     table.phase = Phase.TURN
     table.turn = 0
     table.drawn = Tile.parse("6s")

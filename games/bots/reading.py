@@ -100,10 +100,10 @@ def _suji(kind: int, discarded: set[int]) -> bool:
 
 def _discarded_when_ready(table: Table, other: int) -> set[int]:
     """Kinds ``other`` threw under its ready lock: drawn tiles that didn't win (PT-5.3)."""
-    locked = table.locked_discards(other)
-    if not locked:
+    state = table.seats[other]
+    if state.locked_from is None:
         return set()
-    return {tile.kind for tile, _ in table.seats[other].river[-locked:]}
+    return {tile.kind for tile, _ in state.river[state.locked_from:]}
 
 
 def tile_danger(table: Table, seat: int) -> list[float]:

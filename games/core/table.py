@@ -94,6 +94,9 @@ class SeatState:
     void: int | None = None
     ready: bool = False
     ready_pending: bool = False
+    # River entries from this index on were discarded under the ready lock (PT-5.3): each
+    # was a drawn tile that did not win, which is what a reader of the table can tell.
+    locked_from: int | None = None
     gave_up: bool = False
     won: bool = False
     left: bool = False
@@ -1221,11 +1224,6 @@ class Table:
 
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
-
-    def locked_discards(self, seat: int) -> int:
-        """How many of the seat's newest discards it made under a ready lock: drawn tiles
-        that didn't win for it (Putian, PT-5.3; 0 elsewhere)."""
-        return 0
 
     def discard_ok(self, seat: int, tile: Tile) -> bool:
         try:

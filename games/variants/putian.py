@@ -316,7 +316,6 @@ class PutianTable(Table):
         self.flower_left = 0
         self.flower_stage = "flower"
         self.pass_offset = 0
-        self.ready_at: dict[int, int] = {}  # river length when each seat's lock began
         self._begin_flower_pass()
 
     def _copies(self, kind: int) -> int:
@@ -452,7 +451,7 @@ class PutianTable(Table):
         if state.ready_pending:  # check_discard kept the hand ready
             state.ready_pending = False
             state.ready = True  # the lock starts with the next draw
-            self.ready_at[actor] = len(state.river)
+            state.locked_from = len(state.river)
 
     def is_ready(self, seat: int, counts: Sequence[int]) -> bool:
         """PT-5.3: a hand (a tile short of 17) that may declare ready: a ready shape, or
@@ -465,12 +464,6 @@ class PutianTable(Table):
     def _bomb_in_reach(self, counts: Sequence[int]) -> bool:
         """Three golds: any gold drawn makes four, or a fourth of a kind, a bomb (PT-5.6)."""
         return sum(counts[kind] for kind in self.setup.wildcards) >= 3
-
-    def locked_discards(self, seat: int) -> int:
-        """PT-5.3: the discards a seat made since its ready declaration took hold."""
-        if seat not in self.ready_at:
-            return 0
-        return len(self.seats[seat].river) - self.ready_at[seat]
 
     def may_declare_ready(self, seat: int) -> bool:
         """PT-5.3: a declaration is offered only when some discard then leaves the hand
