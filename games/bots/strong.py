@@ -17,8 +17,14 @@ ready seat, the safe tile wins and the bot folds.
 It keeps wildcards (百搭, JX-4; golds can't be thrown anyway, PT-2), never declares
 ready (PT-5.3 only locks the hand and tells the others), gives up a contract (JX-9)
 unless its hand is close, and in a variant where winners leave and the others play on
-(SC-3.2) it passes a cheap discard win when drawing the win itself is worth more
-(SC-3.3, SC-6.2). Stateless between calls apart from its seeded generator.
+(SC-3.2) it passes a cheap discard win when drawing the win itself, or the 查大叫 an
+exhausted wall pays a ready hand, is worth more (SC-3.3, SC-6.2, SC-6.4b); a kong there
+is weighed against its refund (SC-6.4c) and 杠上炮 (SC-5.17). Plans are weighed by what
+their wins pay (:attr:`~games.core.variant.Variant.BOT_PLAN_VALUES`).
+
+It answers for its own seat: shown other seats' actions too (a caller that doesn't
+split them), it lets another seat's win stand and leaves other seats' claims to the
+``basic`` answer. Stateless between calls apart from its seeded generator.
 """
 
 from __future__ import annotations
