@@ -94,11 +94,12 @@ class StrongBot:
         return next(a for a in actions if a.event.suit == "mps"[suit])
 
     def _contract(self, table: Table, actions: Sequence[Action]) -> Action:
-        """JX-9: persist only with a hand close to a win; giving up pays nothing."""
+        """JX-9: persist while the hand can still meet JX-5.3; giving up pays nothing but
+        gives up the win too. Paired games (400 walls, strong − basic in Jiaxing): persisting
+        only one step from ready or closer +8.75 a hand, up to three steps +9.66, always
+        +9.78; a hand with no plan left can't win, so it gives up."""
         seat = actions[0].seat
-        planner = Planner(table, seat)
-        shanten = planner.shanten(table.seats[seat].hand)
-        persist = shanten <= 1
+        persist = Planner(table, seat).shanten(table.seats[seat].hand) < INF
         return next(a for a in actions
                     if (a.event.choice == "persist") == persist)
 
