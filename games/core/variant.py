@@ -258,6 +258,22 @@ class Variant:
     ``bomb`` four or five golds); only those the variant scores."""
     BOTS_AIM_AT_ONE_SUIT: ClassVar[bool] = False
     """Whether bots steer a hand toward one suit and honours (JX-5.3 needs a pattern)."""
+    BOT_WIN_VALUE: ClassVar[float] = 10.0
+    """Roughly what a win brings its winner, in points: what the strong bot weighs a
+    hand's chance of winning by (games/bots/strong.py)."""
+    BOT_PLAN_VALUES: ClassVar[dict[str, float]] = {"shape": 1.0}
+    """The plans the strong bot steers toward (``shape`` the regular shape, ``seven``
+    seven pairs, ``flush`` one suit, with honours where the variant has them, ``pungs``
+    all pungs) and what a win by each is worth against ``BOT_WIN_VALUE``."""
+    BOT_PAYS_READY_AT_THE_END: ClassVar[bool] = False
+    """An exhausted wall makes a seat that isn't ready pay the ready ones (查大叫, SC-6.4b):
+    the strong bot counts it in what playing on may bring."""
+    BOT_KONG_REFUNDED: ClassVar[bool] = False
+    """Kong payments come back from a seat not ready when the wall runs out (SC-6.4c):
+    the strong bot weighs a kong's income by its chance of being ready."""
+    BOT_DEAL_IN_COST: ClassVar[float] = 3.0
+    """Roughly what a discard that wins for another seat costs its discarder beyond what
+    the hand would cost it anyway (0 where discards can't win)."""
     FIRST_DEALER: ClassVar[int | None] = None
     """Who deals the first hand (JX-1: seat 0); None: drawn at random (PT-1, SC-1)."""
     ARENA_DISASTERS: ClassVar[dict[str, str]] = {}

@@ -82,6 +82,9 @@ class Jiaxing(Variant):
     PAY_ASKS = ("tai", "fan")
     PAY_RULE = "JX-6, JX-7, JX-10"
     BOTS_AIM_AT_ONE_SUIT = True
+    BOT_WIN_VALUE = 20.0  # tai x 2^fan from three payers (JX-10.1)
+    BOT_PLAN_VALUES = {"flush": 1.0, "pungs": 1.0}  # what JX-5.3 lets win
+    BOT_DEAL_IN_COST = 0.0  # no win on a discard (JX-5.1)
     HAS_CHOW = True
     PUZZLE_PUNGS_ONLY = 0.3
     PUZZLE_WAYS = ("after_kong",)  # JX-7.2 杠上开花
