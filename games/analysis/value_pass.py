@@ -47,7 +47,7 @@ from games.core.table import Action, Phase, Table
 from games.core.tiles import Tile
 from games.records.log import Event
 
-VALUE_MODEL_VERSION = "values-3"  # 3: claims seat by seat; solo toward JX-5.3 (issue 26)
+VALUE_MODEL_VERSION = "values-3"  # 3: strong playouts, claims by seat, solo aims at JX-5.3
 SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
 SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard
