@@ -24,7 +24,7 @@ from games.analysis.value import (
     solo_values,
     unseen,
 )
-from games.analysis.value_table import LogPoint, play_choice, redeal, table_values
+from games.analysis.value_table import PLAYOUT_LEVEL, LogPoint, play_choice, redeal, table_values
 from games.bots.simulation import simulate
 from games.commands.cli import main
 from games.core.position import Position
@@ -418,11 +418,12 @@ def test_it_values_a_log_point_in_the_solo_model_too() -> None:
 def test_it_predicts_the_bots_own_win_rate() -> None:
     """At the dealer's first decision the redeal is drawn exactly as the real deal was
     (the dealer has seen nothing else), so the table model's win chance for the choice
-    the bot made, averaged over many hands, must match how often the bots really won."""
+    the bot made, averaged over many hands, must match how often the bots really won — the
+    bots the model plays out with (PLAYOUT_LEVEL) at every seat of the real hands too."""
     predicted: list[float] = []
     actual: list[int] = []
     for seed in range(60):
-        match = simulate("jiaxing", 1, 1000 + seed)
+        match = simulate("jiaxing", 1, 1000 + seed, bots=(PLAYOUT_LEVEL,) * 4)
         hand = match.hands[0]
         point = LogPoint.at(match, 1, 1, hand.dealer)
         choice = next(a for a in point.table.legal_actions()
