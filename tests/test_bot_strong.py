@@ -15,6 +15,8 @@ from dataclasses import replace
 
 import pytest
 
+from games.bots import danger, strong
+from games.bots import reading as heuristic
 from games.bots.basic import Bot
 from games.bots.levels import LEVELS, make_bot
 from games.bots.plans import Planner
@@ -219,3 +221,31 @@ def test_it_keeps_the_jiaxing_wildcard_and_sheds_what_jx_5_3_cannot_use() -> Non
     hand[choice.event.tile.kind] -= 1
     plans = Planner(table, 0).plan_shanten(hand)
     assert plans["flush1"] == min(plans.values())  # dots and honours, the nearest
+
+
+# -- which danger reading it uses --------------------------------------------------------
+
+
+@pytest.mark.parametrize("calibrated", [True, False])
+def test_it_reads_danger_with_the_calibrated_estimator_where_the_variant_says_so(
+        calibrated: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    match = simulate("sichuan", 1, 3)
+    table = Replayer(match).begin(1, match.hands[0])
+    for event in match.hands[0].events[:40]:
+        table.apply(event)
+    seat = table.turn
+    monkeypatch.setattr(table.variant, "BOT_CALIBRATED_DANGER", calibrated)
+    found = strong.tile_danger(table, seat)
+    if calibrated:
+        reading = danger.tile_danger(table, seat)
+        assert found == [reading.total(kind) for kind in range(34)]
+    else:
+        assert found == heuristic.tile_danger(table, seat)
+    assert found != (heuristic.tile_danger(table, seat) if calibrated
+                     else [danger.tile_danger(table, seat).total(k) for k in range(34)])
+
+
+def test_it_keeps_its_heuristic_where_paired_games_found_the_estimator_worse() -> None:
+    # docs/bots.md: strong with the calibrated danger lost to strong with its heuristic
+    # on the same walls in Putian and Sichuan; Jiaxing reads no danger either way (JX-5.1)
+    assert [variant_named(v).BOT_CALIBRATED_DANGER for v in VARIANTS] == [True, False, False]

@@ -4,8 +4,10 @@ claims, kongs and wins by value.
 
 What it reads (:mod:`games.bots.reading`): the copies it can't see, how likely each
 other seat is ready (turns played, melds shown, PT-5.3 declarations), each kind's
-chance of dealing in (:func:`~games.bots.reading.tile_danger`: void suits, SC-2;
-discards under the ready lock; kinds thrown before). How far its hand is
+chance of dealing in (:func:`tile_danger`: the calibrated estimator of
+:mod:`games.bots.danger` where the variant's ``BOT_CALIBRATED_DANGER`` says so, else
+:func:`~games.bots.reading.tile_danger`: void suits, SC-2; discards under the ready
+lock; kinds thrown before). How far its hand is
 (:mod:`games.bots.plans`): shanten toward the nearest shape the variant lets win
 (JX-5.3: one suit and honours, or all pungs; SC-2 void; SC-4.1 seven pairs) and the
 live tiles each discard keeps accepted. A candidate discard is worth its rough chance
@@ -32,9 +34,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from games.bots import danger as estimator
+from games.bots import reading
 from games.bots.basic import Bot as BasicBot
 from games.bots.plans import INF, Option, Planner, win_chance
-from games.bots.reading import ready_chance, tile_danger, unseen_counts
+from games.bots.reading import ready_chance, unseen_counts
 from games.core import shapes
 from games.core.table import Action, Phase, Table
 
@@ -310,6 +314,17 @@ class StrongBot:
             scored.append((-value, nearest, -live, kind < 27, self.rng.random(), action))
         scored.sort(key=lambda row: row[:5])
         return scored[0][5]
+
+
+def tile_danger(table: Table, seat: int) -> list[float]:
+    """For each kind, the chance that ``seat`` discarding it now deals in: the calibrated
+    estimator's fast reading (:func:`games.bots.danger.tile_danger`, 0 for kinds the seat
+    doesn't hold) or, where the variant's ``BOT_CALIBRATED_DANGER`` is off, the heuristic
+    of :func:`games.bots.reading.tile_danger`."""
+    if not table.variant.BOT_CALIBRATED_DANGER:
+        return reading.tile_danger(table, seat)
+    found = estimator.tile_danger(table, seat)
+    return [found.total(kind) for kind in range(34)]
 
 
 def hand_worth(planner: Planner, rows: dict[int, list[Option]], unseen: int,

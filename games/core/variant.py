@@ -271,6 +271,11 @@ class Variant:
     BOT_KONG_REFUNDED: ClassVar[bool] = False
     """Kong payments come back from a seat not ready when the wall runs out (SC-6.4c):
     the strong bot weighs a kong's income by its chance of being ready."""
+    BOT_CALIBRATED_DANGER: ClassVar[bool] = True
+    """The strong bot reads each tile's danger with the calibrated estimator
+    (``games.bots.danger``, its fast reading); False keeps its own heuristic
+    (``games.bots.reading.tile_danger``), for a variant where paired games found the
+    estimator no better."""
     BOT_DEAL_IN_COST: ClassVar[float] = 3.0
     """Roughly what a discard that wins for another seat costs its discarder beyond what
     the hand would cost it anyway (0 where discards can't win)."""

@@ -69,6 +69,10 @@ class Sichuan(Variant):
     # The discarder pays alone (SC-6.1), but a ready seat left in would draw the win
     # later and be paid a fan more by everyone (SC-5.15): dealing in costs little more.
     BOT_DEAL_IN_COST = 0.75
+    # Paired games (strong with the calibrated danger − strong with its heuristic, 300
+    # walls): -0.21 a hand at this cost (-0.15, -0.28 to -0.03, on 1,000), -0.16 at 0.3,
+    # -0.31 at 2, -0.52 at 4; strong keeps its heuristic here (docs/bots.md).
+    BOT_CALIBRATED_DANGER = False
     BOT_KONG_REFUNDED = True  # SC-6.4c
     BOT_PAYS_READY_AT_THE_END = True  # SC-6.4b
     PAY_RULE = "SC-5, SC-6"
