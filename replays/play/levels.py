@@ -38,13 +38,15 @@ SITE_LEVELS = (
         "winning and discards toward the most useful tiles. It does not look at the other "
         "players. This is the baseline every stronger level is measured against.")),
     SiteLevel("normal", "strong", pgettext_lazy("bot level", "normal"), _(
-        "Reads the table: which players look ready from their discards, melds, void suits "
-        "and wildcards shown, and how dangerous each tile is to discard. It folds when a "
-        "discard risks more than its hand can still win, passes a discard win when playing "
-        "on is worth more (SC-3.3), weighs kongs against the refunds of an exhausted hand "
-        "(SC-6.4), plans "
-        "Jiaxing hands toward a hand JX-5.3 lets win and keeps its wildcards (JX-4) for it, "
-        "and times the golds and robbing the gold in Putian (PT-2, PT-5.5).")),
+        "Reads the table: how long each player has played, their melds, void suits and "
+        "ready declarations, and which tiles are all in sight, to judge who looks ready "
+        "and how dangerous each tile is to discard. Far from winning against a player who "
+        "looks ready, it throws the safe tile. It passes a discard win when playing on is "
+        "worth more (SC-3.3), weighs kongs against the refunds of an exhausted hand "
+        "(SC-6.4) and a win on the discard after them, plans Jiaxing hands toward a hand "
+        "JX-5.3 lets win and never throws a wildcard (JX-4), and in Putian takes a bomb "
+        "before a plain win (PT-5.6) and keeps its hand free rather than declaring ready "
+        "(PT-5.3).")),
     SiteLevel("hard", "search", pgettext_lazy("bot level", "hard"), _(
         "Plays as the normal bots do, but before each decision it plays the hand out many "
         "times from the table as it stands and picks the choice that scored best (about a "
