@@ -225,7 +225,7 @@ def test_the_bots_page_shows_the_arena_table_with_how_to_check_it(
     # what each level does, its rule ids linked to the rules pages' anchors
     assert 'href="/rules/jiaxing/#JX-5">JX-5.3</a>' in page
     assert 'href="/rules/sichuan/#SC-3">SC-3.3</a>' in page
-    assert 'href="/rules/putian/#PT-5.5">PT-5.5</a>' in page
+    assert 'href="/rules/putian/#PT-5.6">PT-5.6</a>' in page
     assert 'href="/bots/"' in client.get("/").content.decode()  # in the site's navigation
 
 
