@@ -179,7 +179,7 @@ LADDER = {
             "strong": {"hands": 8000, "points_per_hand": 5.1, "win_rate": 0.31,
                        "deal_in_rate": 0.08, "self_draw_share": 0.6, "points_per_win": 24.0,
                        "exhausted_share": 0.15,
-                       "disasters": {"查大叫": {"hands": 12, "points": -340}},
+                       "disasters": {"查大叫 payments": {"hands": 12, "points": -340}},
                        "decision_ms": {"mean": 1.2, "p99": 6.5}},
             "basic": {"hands": 8000, "points_per_hand": -4.0, "win_rate": 0.22,
                       "deal_in_rate": 0.14, "self_draw_share": 0.5, "points_per_win": 20.0,
@@ -217,6 +217,8 @@ def test_the_bots_page_shows_the_arena_table_with_how_to_check_it(
     assert "(95% interval +8.54 to +9.62)" in page and "normal is stronger than easy." in page
     assert "31.0%" in page and "8.0%" in page and "15.0%" in page and "24.00" in page
     assert "查大叫" in page and "12 hands, -340 points" in page
+    assert ('not-ready payments (查大叫, <a class="rule-link" href="/rules/sichuan/#SC-6">'
+            'SC-6.4</a>)') in page
     assert "1.2 ms / 6.5 ms" in page
     assert "python -m games arena --variant sichuan --bots strong basic --walls 2000 " \
            "--seed 2026" in page

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.bots.levels import published_ladder
 from games.variants.registry import NAMES
@@ -99,6 +100,17 @@ def signed(value: Any) -> str:
     return f"{float(value):+.2f}"
 
 
+# The arena's disaster labels (each variant's ARENA_DISASTERS) in the reader's language; a
+# label not listed here is shown as the arena wrote it.
+DISASTER_WORDS = {
+    "承包 payments": gettext_lazy("contract payments (承包, JX-9)"),
+    "抢金 losses": gettext_lazy("losses to a robbed gold (抢金, PT-5.5)"),
+    "bomb losses": gettext_lazy("losses to a bomb (PT-5.6)"),
+    "花猪 payments": gettext_lazy("flower pig payments (花猪, SC-6.4)"),
+    "查大叫 payments": gettext_lazy("not-ready payments (查大叫, SC-6.4)"),
+}
+
+
 def disaster_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The variant's disasters (花猪, 查大叫, 承包, 抢金 …: the arena's labels) per level:
     how many hands, how many points."""
@@ -112,5 +124,6 @@ def disaster_rows(sides: list[dict[str, Any]]) -> list[dict[str, Any]]:
             found = side.get("disasters", {}).get(label)
             cells.append(None if found is None else {"hands": found.get("hands", 0),
                                                      "points": found.get("points", 0)})
-        rows.append({"label": label, "values": cells})
+        rows.append({"label": link_rules_anywhere(str(DISASTER_WORDS.get(label, label))),
+                     "values": cells})
     return rows
