@@ -227,6 +227,8 @@ RATE_LIMITS = {
     "puzzle-answer": env_str("RATE_PUZZLE_ANSWERS", "30/60"),
     "play-start-visitor": env_str("RATE_PLAY_STARTS_PER_VISITOR", "30/3600"),
     "play-start-account": env_str("RATE_PLAY_STARTS_PER_ACCOUNT", "60/3600"),
+    # The viewer's danger per tile (?danger=1): the engine reads the table at every step.
+    "danger-visitor": env_str("RATE_DANGER_PER_VISITOR", "240/600"),
 }
 # Upload budgets (issue 24, replays/limits.py): what the uploads of one visitor (address, an
 # IPv6 /64) and of one account may cost per window, "amount/seconds": bytes of documents,

@@ -84,7 +84,8 @@ def scope_name(scope: str) -> str:
              "login": _("logging in"), "signup": _("creating accounts"),
              "puzzle-answer": _("answering puzzles"),
              "play-start-visitor": _("starting matches from one address"),
-             "play-start-account": _("starting matches from one account")}
+             "play-start-account": _("starting matches from one account"),
+             "danger-visitor": _("showing the danger of tiles")}
     return names.get(scope, scope)
 
 

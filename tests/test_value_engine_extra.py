@@ -45,7 +45,12 @@ def test_it_prices_every_variants_decisions_consistently(variant: str) -> None:
         decision = by_event[(valued["event"], valued["seat"])]
         assert valued["seat"] in (0, 1)
         rows = valued["alternatives"]
-        assert len(rows) >= 2 and rows[0]["index"] == valued["best"]
+        assert len(rows) >= 2
+        if valued["no_winning_line"]:  # nothing wins: no best, no mistake
+            assert valued["best"] is None and not valued["mistake"]
+            assert all(r["win_probability"] == 0 and r["severity"] == "none" for r in rows)
+        else:
+            assert rows[0]["index"] == valued["best"]
         assert [r["expected_points"] for r in rows] == sorted(
             (r["expected_points"] for r in rows), reverse=True)
         assert {r["index"] for r in rows} <= set(range(len(decision["alternatives"])))
@@ -111,4 +116,4 @@ def test_it_sums_a_seats_summary() -> None:
             {"seat": 1, "best": 0, "actual": 3, "mistake": False, "loss": 0.0,
              "severity": "none", "valued_actual": False}]
     assert summary(rows, 1) == {"seat": 1, "decisions": 2, "best_taken": 1, "mistakes": 1,
-                                "big": 1, "points_lost": 1.25}
+                                "big": 1, "points_lost": 1.25, "no_line": 0}

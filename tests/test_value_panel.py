@@ -51,6 +51,10 @@ def test_it_values_the_uploaders_seat_once_annotated(alice: Any) -> None:
                for r in rows)
     for row in rows:
         for decision in row.data:
+            if decision["no_winning_line"]:  # nothing won: no best (issue 26)
+                assert decision["best"] is None and not decision["mistake"]
+                assert all(a["win_probability"] == 0 for a in decision["alternatives"])
+                continue
             best = next(a for a in decision["alternatives"] if a["index"] == decision["best"])
             assert best["loss"] == 0
             for alt in decision["alternatives"]:
@@ -246,3 +250,65 @@ def test_it_marks_the_values_failed_naming_the_hand(alice: Any,
     owner.force_login(alice)
     page = owner.get(match.get_absolute_url()).content.decode()
     assert "Valuing the choices failed:" in page and "Value every seat" in page
+
+
+def test_it_says_no_winning_line_found_and_stars_nothing(alice: Any) -> None:
+    """A decision where no choice wins (values-3's ``no_winning_line``, as a Jiaxing hand
+    JX-5.3 lets never win gets): the panel says so in both languages, and no row, no tile
+    of the hand and no verdict calls a choice best (issue 26)."""
+    from games.analysis.value_pass import Priced, judged, summary
+
+    match = _valued(alice)
+    row = HandValues.objects.filter(hand__match=match, seat=0).order_by("hand__number").first()
+    assert row is not None and row.data
+    stored = row.data[0]
+    size = max(a["index"] for a in stored["alternatives"]) + 1
+    decision = {"event": stored["event"], "seat": stored["seat"], "kind": stored["kind"],
+                "actual": stored["actual"],
+                "alternatives": [{"action": {"type": "discard"}} for _ in range(size)]}
+    nothing = [Priced(a["index"], 0.0, 0.0, (0.0, 0.0), (0.0, 0.0), True, None)
+               for a in stored["alternatives"]]
+    dead = judged(decision, nothing, stored["model"], stored["samples"], point=None)  # type: ignore[arg-type]
+    assert dead["no_winning_line"] and dead["best"] is None
+    row.data = [dead, *row.data[1:]]
+    row.summary = summary(row.data, 0)
+    row.save()
+    client = Client()
+    query = {"hand": row.hand.number, "step": dead["event"] - 1, "seat": 0}
+    text = client.get(match.get_absolute_url(), query).content.decode()
+    assert "no winning line found" in text and "no winning line found, so no choice" in text
+    assert "★" not in text and "is-best-value" not in text
+    assert not re.search(r'<tr data-alternative="\d+" class="best', text)
+    assert "best value taken" not in text and "value mistake" not in text
+    zh = client.get(match.get_absolute_url(), query,
+                    HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert "找不到能和牌的打法" in zh and "no winning line" not in zh
+    assert "★" not in zh
+
+
+def test_it_values_again_what_an_older_value_model_valued(alice: Any) -> None:
+    """A new VALUE_MODEL_VERSION (values-3, issue 26) hides the stored values (the viewer
+    reads the current version's rows only); ``manage.py revalue`` queues them again."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    match = _valued(alice)
+    HandValues.objects.filter(hand__match=match).update(value_version="values-2")
+    url = match.get_absolute_url()
+    hand, decision = 1, HandValues.objects.filter(hand__match=match, hand__number=1).first()
+    assert decision is not None
+    query = {"hand": hand, "step": decision.data[0]["event"] - 1, "seat": 0}
+    assert "<th>Win chance</th>" not in Client().get(url, query).content.decode()
+    out = StringIO()
+    with override_settings(VALUES_SOLO_SAMPLES=40, VALUES_TABLE_SAMPLES=6):
+        call_command("revalue", stdout=out)
+    assert "1 matches queued" in out.getvalue()
+    match.refresh_from_db()
+    assert match.values_status == Match.Status.DONE
+    assert HandValues.objects.filter(hand__match=match,
+                                     value_version=VALUE_MODEL_VERSION).count() == match.hand_count
+    assert "<th>Win chance</th>" in Client().get(url, query).content.decode()
+    out = StringIO()
+    call_command("revalue", stdout=out)
+    assert "0 matches queued" in out.getvalue()

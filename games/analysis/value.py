@@ -8,6 +8,12 @@ the engine's ranking prefers (fewest shanten, then most tiles accepted, then the
 best wait value); any other drawn tile goes straight back, as in the annotation's
 counterfactual. Once ready, the wait is kept.
 
+Shanten here counts the steps toward a hand that may win, not just the shape
+(:meth:`~games.core.variant.Variant.aimed_shanten_of`): in Jiaxing the nearest of one
+suit with honours or all pungs (JX-5.3), wildcards (百搭) filling either, so a hand off
+a flush track plays toward the legal shape and keeps its wildcards for it; a shape
+that is complete but may not win is not "ready".
+
 A ready hand is valued exactly: with ``U`` unseen tiles, ``k`` of them winning
 and ``n`` draws, P(win) = 1 − C(U−k, n)/C(U, n), and each winning tile counts
 with its chance of being the first winner drawn. A hand further away is valued
@@ -286,7 +292,7 @@ def one_shanten_value(context: Position, policy: Policy, rest: Sequence[Tile],
     if variant.HAS_FLOWERS and (
             (whites_are_flowers(context) and pool[WHITE]) or wild >= 2):
         return None
-    now, after = variant.shanten_after_each(context, counts, wild)
+    now, after = variant.aimed_shanten_after_each(context, counts, wild)
     if now != 1:
         return None
     total = sum(pool)
@@ -380,6 +386,8 @@ class Policy:
         self.variant = context.variant
         self.outside = list(visible_outside)  # melds, seen, discarded: not the hand
         self.memo: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, int]] = {}
+        self.drawable = [t.kind for t in self.variant.drawable(context)]
+        self.can_draw = [kind in self.drawable for kind in range(KINDS)]
 
     def choose(self, counts: list[int], wild_tiles: list[Tile]) -> tuple[int, int]:
         """(kind to discard, shanten it leaves) for real ``counts`` and wildcards held."""
@@ -394,15 +402,27 @@ class Policy:
         hand = tiles_of(counts, wild_tiles)
         options = variant.legal_discards(context.with_hand(hand, None))
         keyed: list[tuple[tuple[int, int, int], int, int]] = []
+        # Copies of each kind not visible while the whole hand is held (0: not drawable);
+        # a discard shows one copy fewer of its own kind, and only that entry changes.
+        seen = [a + b for a, b in zip(self.outside, counts_of(hand), strict=True)]
+        left = [0] * KINDS
+        for kind in self.drawable:
+            left[kind] = variant.remaining(context, kind, seen)
         for tile in options:
-            rest = list(hand)
-            rest.remove(tile)
-            real, wild = variant.split(context, rest)
-            now, after = variant.shanten_after_each(context, real, wild)
-            seen = [a + b for a, b in zip(self.outside, counts_of(rest), strict=True)]
-            accepted = sum(variant.remaining(context, t.kind, seen)
-                           for t in variant.drawable(context) if after[t.kind] < now)
-            keyed.append(((now, -accepted, 0), tile.kind, now))
+            kind = tile.kind
+            real = list(counts)
+            wild = len(wild_tiles)
+            if context.is_wild(tile):
+                wild -= 1
+            else:
+                real[kind] -= 1
+            now, after = variant.aimed_shanten_after_each(context, real, wild)
+            accepted = sum([n for n, a in zip(left, after, strict=True) if a < now])
+            if self.can_draw[kind] and after[kind] < now:
+                seen[kind] -= 1
+                accepted += variant.remaining(context, kind, seen) - left[kind]
+                seen[kind] += 1
+            keyed.append(((now, -accepted, 0), kind, now))
         best = min(key[:2] for key, _, _ in keyed)
         tied = [(key, kind, now) for key, kind, now in keyed if key[:2] == best]
         if len(tied) > 1 and best[0] == 0:
@@ -466,8 +486,8 @@ class Playout:
         context, variant = self.context, self.variant
         wild = context.is_wild(tile)
         if self.after is None:
-            self.after = variant.shanten_after_each(context, self.counts,
-                                                    len(self.wild_tiles))[1]
+            self.after = variant.aimed_shanten_after_each(context, self.counts,
+                                                          len(self.wild_tiles))[1]
         grown = self.after[tile.kind]
         if grown >= self.shanten and not (wild and self.keeps_golds):
             return None
@@ -517,7 +537,7 @@ def solo_values(position: Position, draws_left: int, samples: int | None = None,
             continue
         rest = list(position.hand)
         rest.remove(tile)
-        shanten = variant.shanten(context, rest)
+        shanten = variant.aimed_shanten_of(context, *variant.split(context, rest))
         if shanten <= 0:
             win, points = ready_value(context, rest, pool, draws_left)
             choices.append(exact_choice(win, points, discard=tile, shanten=max(shanten, 0)))

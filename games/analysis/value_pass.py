@@ -47,7 +47,7 @@ from games.core.table import Action, Phase, Table
 from games.core.tiles import Tile
 from games.records.log import Event
 
-VALUE_MODEL_VERSION = "values-3"  # 3: playouts answer claims seat by seat (issue 26)
+VALUE_MODEL_VERSION = "values-3"  # 3: strong playouts, claims by seat, solo aims at JX-5.3
 SMALL = 0.02  # win units: a loss from here is a small mistake
 BIG = 0.10  # win units: a big one
 SOLO_SAMPLES = 100  # shuffles for a Monte Carlo discard
@@ -263,10 +263,29 @@ def price_decision(point: LogPoint, decision: dict[str, Any], solo_samples: int,
                   solo_samples if solo else table_samples, point)
 
 
+def no_winning_line(priced: Sequence[Priced]) -> bool:
+    """Whether no choice has any value: none won on any shuffle or redeal, and none is
+    worth more points than another (in the solo model, every win chance is zero: a
+    Jiaxing hand no draws left can bring to a win JX-5.3 allows, say). No choice is
+    then best.
+
+    >>> nothing = Priced(0, 0.0, 0.0, (0.0, 0.0), (0.0, 0.0), True, None)
+    >>> no_winning_line([nothing, Priced(1, 0.0, 0.0, (0.0, 0.0), (0.0, 0.0), True, None)])
+    True
+    >>> no_winning_line([nothing, Priced(1, 0.0, -1.0, (0.0, 0.0), (-1.0, -1.0), False, None)])
+    False
+    """
+    first = round(priced[0].points, 6)
+    return all(p.win == 0 and round(p.points, 6) == first for p in priced)
+
+
 def judged(decision: dict[str, Any], priced: Sequence[Priced], model: str, samples: int,
            point: LogPoint) -> dict[str, Any]:
-    """The priced alternatives with each one's loss, and the verdict on the choice made."""
+    """The priced alternatives with each one's loss, and the verdict on the choice made;
+    with no winning line (:func:`no_winning_line`) no choice is best (``best`` None) and
+    none is a mistake."""
     best = priced[0]
+    no_line = no_winning_line(priced)
     unit = best.unit() or max((p.unit() for p in priced), default=0.0) or 1.0
     rows = []
     for p in priced:
@@ -278,11 +297,13 @@ def judged(decision: dict[str, Any], priced: Sequence[Priced], model: str, sampl
                                                   round(p.points_ci[1], 4)]},
                      "exact": p.exact, "loss": round(loss, 4),
                      "loss_ci95": [round(low, 4), round(high, 4)],
-                     "severity": "none" if p is best else severity(loss, unit, (low, high)),
+                     "severity": "none" if p is best or no_line
+                     else severity(loss, unit, (low, high)),
                      **(p.details or {})})
     out: dict[str, Any] = {"event": decision["event"], "seat": decision["seat"],
                            "kind": decision["kind"], "model": model, "samples": samples,
-                           "unit": round(unit, 4), "best": best.index,
+                           "unit": round(unit, 4), "best": None if no_line else best.index,
+                           "no_winning_line": no_line,
                            "actual": decision.get("actual"), "alternatives": rows,
                            "cannot": [i for i, alt in enumerate(decision["alternatives"])
                                       if not followed_up(alt)]}
@@ -422,16 +443,23 @@ def value_hand(table: Table, events: Sequence[Event], hand: int,
 
 def summary(valued: Sequence[dict[str, Any]], seat: int) -> dict[str, Any]:
     """A seat's figures over valued decisions: how many, how often the best was taken,
-    mistakes (small, big) and the points they lost.
+    mistakes (small, big) and the points they lost. Decisions with no winning line have
+    no best to take: they are counted apart (``no_line``), not among ``decisions``.
 
-    >>> summary([{"seat": 0, "best": 1, "actual": 1, "mistake": False, "loss": 0.0,
-    ...           "severity": "none", "valued_actual": True}], 0)["best_taken"]
-    1
+    >>> figures = summary([{"seat": 0, "best": 1, "actual": 1, "mistake": False, "loss": 0.0,
+    ...                     "severity": "none", "valued_actual": True},
+    ...                    {"seat": 0, "best": None, "actual": 0, "mistake": False,
+    ...                     "loss": 0.0, "severity": "none", "valued_actual": True,
+    ...                     "no_winning_line": True}], 0)
+    >>> figures["decisions"], figures["best_taken"], figures["no_line"]
+    (1, 1, 1)
     """
-    mine = [d for d in valued if d["seat"] == seat and d["valued_actual"]]
+    valued_here = [d for d in valued if d["seat"] == seat and d["valued_actual"]]
+    mine = [d for d in valued_here if not d.get("no_winning_line")]
     mistakes = [d for d in mine if d["mistake"]]
     return {"seat": seat, "decisions": len(mine),
             "best_taken": sum(1 for d in mine if d["best"] == d["actual"]),
             "mistakes": len(mistakes),
             "big": sum(1 for d in mistakes if d["severity"] == "big"),
-            "points_lost": round(sum(d["loss"] for d in mistakes), 4)}
+            "points_lost": round(sum(d["loss"] for d in mistakes), 4),
+            "no_line": len(valued_here) - len(mine)}

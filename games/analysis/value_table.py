@@ -1,7 +1,7 @@
 """``value`` on a point in a log: the ``table`` model, and the ``solo`` model's log form.
 
 The table model plays every choice a seat had out to the end of the hand with
-the engine's bots (:mod:`games.bots.simulation`) at all four seats. What the seat can't see
+the engine's ``strong`` bots (:data:`PLAYOUT_LEVEL`, :mod:`games.bots.strong`) at all four seats. What the seat can't see
 (the other seats' concealed tiles and the wall) is dealt again at random from
 the tiles it can't see, once per sample; every choice is played from the same
 deals with the same bot dice, so the differences between choices are paired.
@@ -30,8 +30,8 @@ from games.analysis.value import (
     sampled_choice,
     solo_values,
 )
-from games.bots.basic import Bot
 from games.bots.claims import pass_after_wins
+from games.bots.levels import make_bot
 from games.bots.simulation import next_events, play_hand
 from games.core.position import Position
 from games.core.table import Action, Phase, RuleViolation, Table
@@ -40,6 +40,9 @@ from games.records.log import EngineFault, Event, LogError, Match, read_log
 from games.records.match import Replayer
 
 CLAIMS = ("hu", "peng", "chi", "gang")
+# Who plays every seat after the choice being valued: the strongest level fast enough for
+# thousands of playouts (docs/bots.md), so a choice is judged against sensible play.
+PLAYOUT_LEVEL = "strong"
 
 
 def log_values(data: dict[str, Any], model: str, samples: int | None, seed: int) -> Valuation:
@@ -325,7 +328,7 @@ def play_out(table: Table, seat: int, choice: Action | None, bot_seed: int) -> R
     """:func:`play_choice` with what the seat's points came from."""
     played = copy.deepcopy(table, {id(table.setup): table.setup})
     paid_before = len(played.payments)
-    bots = [Bot(random.Random(bot_seed * 4 + s)) for s in range(4)]
+    bots = [make_bot(PLAYOUT_LEVEL, random.Random(bot_seed * 4 + s)) for s in range(4)]
     if choice is None:  # the seat passes; the others answer for themselves
         for event in next_events(played, bots, played.legal_actions(), passing={seat}):
             if not played.ended:

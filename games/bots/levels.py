@@ -25,6 +25,7 @@ from importlib import resources
 from typing import Any, Protocol
 
 from games.bots.basic import Bot
+from games.bots.strong import StrongBot
 from games.core.table import Action, Table
 
 
@@ -49,6 +50,13 @@ LEVELS: dict[str, Level] = {
         "takes every win, never folds, claims what brings the hand closer, discards toward "
         "the most tiles accepted (the frozen baseline)",
         Bot,
+    ),
+    "strong": Level(
+        "strong",
+        "reads the table (ready seats, void suits, declarations) and weighs each discard's "
+        "chance of winning against its danger, folds when it must, claims and passes wins "
+        "by value, and plans Jiaxing hands toward what JX-5.3 lets win",
+        StrongBot,
     ),
 }
 

@@ -397,7 +397,8 @@ def bench_worker(seed: int, warm_up: int, rss_matches: int) -> dict[str, Any]:
     return out
 
 
-def bench_value_match(seed: int, hands: int) -> dict[str, Any]:
+def bench_value_match(seed: int, hands: int,
+                      variants: Sequence[str] = NAMES) -> dict[str, Any]:
     """The values pass (games/analysis/value_pass.py) over one seat of a bot match of each variant
     on this core: every hand annotated, then seat 0's decisions valued, as a worker does."""
     from games.analysis.annotation import analyze_hand
@@ -406,7 +407,7 @@ def bench_value_match(seed: int, hands: int) -> dict[str, Any]:
     from games.records.match import Replayer
 
     out: dict[str, Any] = {}
-    for variant in VARIANTS:
+    for variant in variants:
         match = simulate(variant, hands, seed)
         seconds = cpu = 0.0
         decisions = 0

@@ -216,6 +216,12 @@ def _bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         _write(stdout, {"seed": args.seed,
                         "play": bench_play(args.seed, matches=max(int(4 * args.scale), 1))})
         return 0
+    if args.values:
+        from games.commands.bench import bench_value_match
+
+        _write(stdout, {"seed": args.seed, "value_match": bench_value_match(
+            args.seed, max(int(16 * args.scale), 1), variants=[args.values])})
+        return 0
     _write(stdout, run_bench(seed=args.seed, scale=args.scale, rss_matches=args.rss_matches))
     return 0
 
@@ -237,6 +243,41 @@ def _verify_deal(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
         _write(stdout, {"ok": False, "error": {"message": str(error)}})
         return 1
     _write(stdout, {"ok": True, "hands": len(match.hands), "commitment": commitment(args.seed)})
+    return 0
+
+
+def _danger(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    import random
+
+    from games.bots.danger import default_seat, table_before, tile_danger
+    from games.records.log import LogError, loads
+
+    def refuse(message: str, hand: int | None = None, event: int | None = None,
+               rule: str | None = None) -> int:
+        _write(stdout, {"ok": False, "error": {"hand": hand, "event": event, "rule": rule,
+                                               "message": message}})
+        return 1
+
+    if args.samples < 0 or args.samples > 5000:
+        return refuse("--samples must be between 0 (the fast reading) and 5000")
+    if args.seat is not None and not 0 <= args.seat <= 3:
+        return refuse(f"--seat must be a seat 0–3, not {args.seat} (C-2)",
+                      args.hand, args.event, "C-2")
+    try:
+        match = loads(_read_text(args.path, stdin))
+        table = table_before(match, args.hand, args.event)
+    except InputError as error:
+        return refuse(str(error))
+    except LogError as error:
+        _write(stdout, {"ok": False, "error": error.to_json()})
+        return 1
+    seat = default_seat(match, table, args.hand, args.event) if args.seat is None else args.seat
+    if table.seats[seat].out:
+        return refuse(f"seat {seat} is out of the hand before this event (SC-3.2)",
+                      args.hand, args.event, "SC-3.2")
+    reading = tile_danger(table, seat, rng=random.Random(args.seed), samples=args.samples)
+    _write(stdout, {"ok": True, "hand": args.hand, "event": args.event,
+                    "variant": table.variant.name, **reading.to_json()})
     return 0
 
 
@@ -298,11 +339,27 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--commitment", default=None,
                        help="the SHA-256 shown when it started (default: the one in the title)")
     check.set_defaults(run=_verify_deal)
+    danger = commands.add_parser("danger", help="each held tile's chance of dealing in to "
+                                 "each opponent, at a point of a log")
+    danger.add_argument("path", nargs="?", help="the log file, or - for standard input")
+    danger.add_argument("--hand", type=int, required=True, help="the hand, from 1")
+    danger.add_argument("--event", type=int, required=True,
+                        help="the point: just before this event of the hand, from 1")
+    danger.add_argument("--seat", type=int, default=None,
+                        help="whose tiles (default: the event's actor, else the seat to play)")
+    danger.add_argument("--samples", type=int, default=30,
+                        help="redeals per opponent (30, what their map was fitted with; 0: "
+                        "the fast reading the bots use)")
+    danger.add_argument("--seed", type=int, default=1, help="seeds the redeals")
+    danger.set_defaults(run=_danger)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
     bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
     bench.add_argument("--play", action="store_true",
                        help="only the time of a player's action against the bots (issue 14)")
+    bench.add_argument("--values", choices=NAMES, default=None, metavar="VARIANT",
+                       help="only the values pass over seat 0 of one variant's bot match of "
+                       "16 × --scale hands (issue 26)")
     bench.add_argument("--rss-matches", type=int, default=0,
                        help="also annotate this many 16-hand matches in one fresh process and "
                        "report its resident size (300: the worker target; takes minutes)")

@@ -94,6 +94,9 @@ class SeatState:
     void: int | None = None
     ready: bool = False
     ready_pending: bool = False
+    # River entries from this index on were discarded under the ready lock (PT-5.3): each
+    # was a drawn tile that did not win, which is what a reader of the table can tell.
+    locked_from: int | None = None
     gave_up: bool = False
     won: bool = False
     left: bool = False

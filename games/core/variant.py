@@ -204,6 +204,9 @@ class Variant:
     """Whether a player may win on a discard (JX-5.1: not in Jiaxing)."""
     DISCARD_WIN_RULE: ClassVar[str] = "C-5"
     """The rule about wins on a discard (JX-5.1; PT-5.2 and SC-6.1 allow them)."""
+    SEVERAL_DISCARD_WINNERS: ClassVar[bool] = False
+    """Whether every player who can win on a discard wins (SC-3.1); otherwise the first
+    in playing order after the discarder takes it (PT-5.2)."""
     BOT_NAMES: ClassVar[tuple[str, str, str, str]] = ("North", "South", "East", "West")
     """The players' names in a bot-played match."""
 
@@ -255,6 +258,22 @@ class Variant:
     ``bomb`` four or five golds); only those the variant scores."""
     BOTS_AIM_AT_ONE_SUIT: ClassVar[bool] = False
     """Whether bots steer a hand toward one suit and honours (JX-5.3 needs a pattern)."""
+    BOT_WIN_VALUE: ClassVar[float] = 10.0
+    """Roughly what a win brings its winner, in points: what the strong bot weighs a
+    hand's chance of winning by (games/bots/strong.py)."""
+    BOT_PLAN_VALUES: ClassVar[dict[str, float]] = {"shape": 1.0}
+    """The plans the strong bot steers toward (``shape`` the regular shape, ``seven``
+    seven pairs, ``flush`` one suit, with honours where the variant has them, ``pungs``
+    all pungs) and what a win by each is worth against ``BOT_WIN_VALUE``."""
+    BOT_PAYS_READY_AT_THE_END: ClassVar[bool] = False
+    """An exhausted wall makes a seat that isn't ready pay the ready ones (查大叫, SC-6.4b):
+    the strong bot counts it in what playing on may bring."""
+    BOT_KONG_REFUNDED: ClassVar[bool] = False
+    """Kong payments come back from a seat not ready when the wall runs out (SC-6.4c):
+    the strong bot weighs a kong's income by its chance of being ready."""
+    BOT_DEAL_IN_COST: ClassVar[float] = 3.0
+    """Roughly what a discard that wins for another seat costs its discarder beyond what
+    the hand would cost it anyway (0 where discards can't win)."""
     FIRST_DEALER: ClassVar[int | None] = None
     """Who deals the first hand (JX-1: seat 0); None: drawn at random (PT-1, SC-1)."""
     ARENA_DISASTERS: ClassVar[dict[str, str]] = {}
@@ -466,6 +485,20 @@ class Variant:
         for kind in position.wildcards:
             grown[kind] = max(now - wild - 2, -1)
         return max(now - wild - 1, -1), grown
+
+    @classmethod
+    def aimed_shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
+        """Shanten toward a hand that may win here: the shape's (:meth:`shanten_of`) where
+        every complete shape may win; a variant whose wins need more (JX-5.3) counts the
+        steps to a shape that meets its requirement. The solo model plays toward it."""
+        return cls.shanten_of(position, counts, wild)
+
+    @classmethod
+    def aimed_shanten_after_each(cls, position: Position, counts: Sequence[int],
+                                 wild: int) -> tuple[int, list[int]]:
+        """:meth:`aimed_shanten_of` now, and after drawing each kind (as
+        :meth:`shanten_after_each` gives the shape's)."""
+        return cls.shanten_after_each(position, counts, wild)
 
     @classmethod
     def shanten_steps(cls, position: Position, counts: Sequence[int],

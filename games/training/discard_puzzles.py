@@ -126,7 +126,8 @@ def answer_from_values(decision: Mapping[str, Any], alternatives: Sequence[Mappi
     """A values-pass decision (``games.analysis.value_pass.judged``) as a puzzle answer, or None:
     only a discard among discards (the solo model) with one clearly best discard. The
     annotation's ``alternatives`` name each choice's tile."""
-    if decision.get("model") != "solo" or decision.get("kind") != "turn":
+    if (decision.get("model") != "solo" or decision.get("kind") != "turn"
+            or decision.get("best") is None):  # no winning line: nothing is best
         return None
     rows = []
     for row in decision["alternatives"]:

@@ -11,13 +11,13 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from games.core import settlement
+from games.core import settlement, shapes
 from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
 from games.core.reading import Reading
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table
-from games.core.tiles import TILES, Meld, Tile, counts_of
+from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
 from games.core.variant import Hit, Option, PatternDef, Score, Variant, pattern_table, reading_text
 
 # -- Jiaxing ------------------------------------------------------------------
@@ -82,6 +82,9 @@ class Jiaxing(Variant):
     PAY_ASKS = ("tai", "fan")
     PAY_RULE = "JX-6, JX-7, JX-10"
     BOTS_AIM_AT_ONE_SUIT = True
+    BOT_WIN_VALUE = 20.0  # tai x 2^fan from three payers (JX-10.1)
+    BOT_PLAN_VALUES = {"flush": 1.0, "pungs": 1.0}  # what JX-5.3 lets win
+    BOT_DEAL_IN_COST = 0.0  # no win on a discard (JX-5.1)
     HAS_CHOW = True
     PUZZLE_PUNGS_ONLY = 0.3
     PUZZLE_WAYS = ("after_kong",)  # JX-7.2 杠上开花
@@ -220,6 +223,56 @@ class Jiaxing(Variant):
                 slots += 3 * ((n + 2) // 3)
                 paired = paired or n % 3 != 0
         return slots - paired <= sum(counts) + wild
+
+    @classmethod
+    def aimed_shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
+        return cls.aimed_shanten_after_each(position, counts, wild)[0]
+
+    @classmethod
+    def aimed_shanten_after_each(cls, position: Position, counts: Sequence[int],
+                                 wild: int) -> tuple[int, list[int]]:
+        """JX-5.3: the steps to the nearest complete hand that may win — one suit and
+        honours (清一色, 混一色, 全老头) or all pungs (对对和) — now and after drawing each
+        kind; wildcards (百搭) fill any gap of either. Not the shape's shanten:
+
+        >>> from games.core.tiles import parse_tiles
+        >>> p = Position(variant=Jiaxing, hand=(), wildcards=frozenset({33}))
+        >>> counts, wild = Jiaxing.split(p, parse_tiles("123456789m123p1s7z"))
+        >>> Jiaxing.shanten_of(p, counts, wild), Jiaxing.aimed_shanten_of(p, counts, wild)
+        (-1, 3)
+
+        Drawing a tile of the flush's suit or a pair's partner brings it nearer; a tile of
+        another suit doesn't (seven more tiles of 1m–9m make a 清一色 of it, 1p … 3s go):
+
+        >>> now, after = Jiaxing.aimed_shanten_after_each(p, counts, wild)
+        >>> now, after[0], after[9], after[33]
+        (3, 2, 3, 2)
+        """
+        suits = 0  # what of the melds matters: how many, their suits, a chow among them
+        for meld in position.melds:
+            suits |= 1 << min(meld.first.kind // 9, 3) | (meld.type == "chi") << 4
+        key = bytes([*counts, wild, suits, len(position.melds), *sorted(position.wildcards)])
+        found = _AIMED.get(key)
+        if found is None:
+            if len(_AIMED) > _AIMED_AT_MOST:
+                _AIMED.clear()
+            now, out = cls._aimed(position, counts, wild)
+            # Kept as bytes, each entry one more than its shanten (−1 to 98): a tenth
+            # of the memory of tuples, so a worker stays small.
+            found = _AIMED[key] = bytes([now + 1, *(n + 1 for n in out)])
+        return found[0] - 1, [n - 1 for n in found[1:]]
+
+    @classmethod
+    def _aimed(cls, position: Position, counts: Sequence[int],
+               wild: int) -> tuple[int, list[int]]:
+        now, after = _nearest_aims(position, counts, cls.SETS - len(position.melds))
+        if now >= shapes.INF:  # melds of two suits and a chow: no hand may win (value 0)
+            return cls.shanten_after_each(position, counts, wild)
+        limit = wild + 1  # as the shape's shanten counts wildcards (C-4)
+        out = [n - limit if n >= limit else -1 for n in after]
+        for kind in position.wildcards:
+            out[kind] = max(now - wild - 2, -1)
+        return max(now - wild - 1, -1), out
 
     @classmethod
     def _wins_on_everything(cls, position: Position) -> bool:
@@ -361,6 +414,88 @@ class Jiaxing(Variant):
             hits.append(Hit(p["JX-7.7" if position.is_dealer else "JX-7.8"], 2))
         return hits
 
+
+
+_AIMED: dict[bytes, bytes] = {}
+_AIMED_AT_MOST = 10_000  # a pure cache: the solo model's playouts meet hands again and again
+
+
+def _nearest_aims(position: Position, counts: Sequence[int],
+                  sets: int) -> tuple[int, list[int]]:
+    """Tiles needed now and after drawing each kind for the nearest hand JX-5.3 lets win
+    that the melds still allow: one suit with honours (each suit; all honours is among
+    them) or all pungs (no chow declared). A suit whose other suits' tiles alone need
+    more than the best so far (each must go, a tile drawn for it) can't lower any entry
+    and is skipped."""
+    now, after = _pungs_after_each(counts, sets) if not any(
+        m.type == "chi" for m in position.melds) else (shapes.INF, [shapes.INF] * KINDS)
+    meld_suits = {min(m.first.kind // 9, 3) for m in position.melds}
+    slots = 3 * sets + 2
+    held = [sum(counts[s * 9 : s * 9 + 9]) for s in range(3)]
+    real = sum(counts)
+    for suit in sorted(range(3), key=lambda s: -held[s]):
+        if meld_suits - {suit, 3}:
+            continue
+        if slots - (real - sum(held) + held[suit]) > now:  # at best every such tile used
+            continue
+        needed, grown = _flush_after_each(counts, sets, suit)
+        if needed < now:
+            now = needed
+        after = [a if a < g else g for a, g in zip(after, grown, strict=True)]
+    return now, after
+
+
+def _flush_after_each(counts: Sequence[int], sets: int, suit: int) -> tuple[int, list[int]]:
+    """Tiles needed now and after drawing each kind for one suit with honours."""
+    others = [s for s in range(3) if s != suit]
+    kept = list(counts)
+    kept[others[1] * 9 : others[1] * 9 + 9] = [0] * 9
+    # One other suit void, the other emptied: sets from nothing there cost three
+    # tiles, as an honour pung from nothing does, so the tiles needed are the
+    # flush's; drawing a tile of either other suit brings nothing.
+    needed, grown = shapes.needed_after_each(kept, sets, void=others[0])
+    for other in others:
+        grown[other * 9 : other * 9 + 9] = [needed] * 9
+    return needed, grown
+
+
+def pungs_needed(held: Sequence[int], sets: int) -> int:
+    """Tiles to add to the counts ``held`` (one per kind) for ``sets`` pungs and a pair
+    (对对和, JX-6.6); kinds held more than a pung's worth keep three.
+
+    >>> pungs_needed([3, 3, 3, 2, 1, 1], 4)  # 111m 222p 333s 44z 5z 6z: a 5z and a 4z or 5z
+    2
+    >>> pungs_needed([2, 2, 1, 1, 1], 4)
+    7
+    """
+    top = sorted(held, reverse=True)[: sets + 1]
+    top += [0] * (sets + 1 - len(top))
+    pungs = [min(n, 3) for n in top]
+    total = sum(pungs)
+    used = max(total - pungs[i] + min(top[i], 2) for i in range(sets + 1))
+    return 3 * sets + 2 - used
+
+
+_PUNGS: dict[tuple[tuple[int, ...], int], tuple[int, dict[int, int]]] = {}
+_PUNGS_AT_MOST = 20_000
+
+
+def _pungs_after_each(counts: Sequence[int], sets: int) -> tuple[int, list[int]]:
+    """:func:`pungs_needed` now and with one tile more of each kind: it depends only on
+    how many of each kind are held, so it is remembered by those counts (a pure cache)."""
+    held = tuple(sorted((n for n in counts if n), reverse=True))
+    found = _PUNGS.get((held, sets))
+    if found is None:
+        if len(_PUNGS) > _PUNGS_AT_MOST:
+            _PUNGS.clear()
+        by_count: dict[int, int] = {}
+        for n in {0, *held}:
+            grown = list(held) if n else [*held, 0]
+            grown[grown.index(n)] += 1
+            by_count[n] = pungs_needed(grown, sets)
+        found = _PUNGS[held, sets] = (pungs_needed(held, sets), by_count)
+    needed, by_count = found
+    return needed, [by_count[n] for n in counts]
 
 
 def _shown_kind(position: Position, kind: Tile) -> Tile:

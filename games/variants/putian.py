@@ -66,6 +66,8 @@ class Putian(Variant):
     PAY_RULE = "PT-6, PT-7"
     SHOWS_FLOWER_POINTS = True
     PAY_DIFFICULTY = (3, 5)
+    BOT_WIN_VALUE = 18.0  # (base + flower points) x 2 from each of three (PT-7.2)
+    BOT_DEAL_IN_COST = 4.0  # all three pay alike: dealing in costs the hand it ends
 
     @classmethod
     def turn_up(cls, wall: list[Tile], rng: random.Random,
@@ -449,6 +451,7 @@ class PutianTable(Table):
         if state.ready_pending:  # check_discard kept the hand ready
             state.ready_pending = False
             state.ready = True  # the lock starts with the next draw
+            state.locked_from = len(state.river)
 
     def is_ready(self, seat: int, counts: Sequence[int]) -> bool:
         """PT-5.3: a hand (a tile short of 17) that may declare ready: a ready shape, or

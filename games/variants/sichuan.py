@@ -44,6 +44,7 @@ class Sichuan(Variant):
     TILES_PLAYED = Message("the 108 suited tiles, no honours")
     WILDCARD_RULE = "SC-1"
     DISCARD_WIN_RULE = "SC-6.1"
+    SEVERAL_DISCARD_WINNERS = True  # 一炮多响 (SC-3.1)
     MISSING_EVENTS = {"chi": "SC-3", "flower": "PT-3", "ready": "PT-5.3", "contract": "JX-9"}
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     BOT_NAMES = ("Ivy", "Jun", "Kai", "Lan")
@@ -61,6 +62,15 @@ class Sichuan(Variant):
     SCORE_UNIT = "fan"
     PAY_ASKS = ("fan",)
     PAY_DIFFICULTY = (1, 2)
+    BOT_WIN_VALUE = 6.0  # 2^(fan-1) points, from every seat still in on a self-draw
+    # SC-5: 平胡 1 point, 对对胡 2, 清一色 and 七对 4; weighed lower than their points, as
+    # the paired games on the same walls found best (the plain shape comes faster)
+    BOT_PLAN_VALUES = {"shape": 1.0, "seven": 2.0, "flush": 2.0, "pungs": 1.5}
+    # The discarder pays alone (SC-6.1), but a ready seat left in would draw the win
+    # later and be paid a fan more by everyone (SC-5.15): dealing in costs little more.
+    BOT_DEAL_IN_COST = 0.75
+    BOT_KONG_REFUNDED = True  # SC-6.4c
+    BOT_PAYS_READY_AT_THE_END = True  # SC-6.4b
     PAY_RULE = "SC-5, SC-6"
     WIN_RULES = "SC-2, SC-4.1"
     TILE_RULE = "SC-1: Sichuan plays the 108 suited tiles, no honours"

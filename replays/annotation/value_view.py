@@ -50,13 +50,19 @@ def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> N
             continue
         decision["values"] = valued
         priced = {row["index"]: row for row in valued["alternatives"]}
+        # No winning line (values-3): no choice is best, every bar is empty, no star.
+        best_index = valued.get("best")
         for alt in decision["alternatives"]:
             row = priced.get(alt["index"])
-            if row is not None:
-                best = priced[valued["best"]]["expected_points"]
-                alt["value"] = dict(row, bar=bar(row["expected_points"], best, row["loss"],
-                                                 valued["unit"]),
-                                    is_best=alt["index"] == valued["best"])
+            if row is None:
+                continue
+            if best_index is None:
+                alt["value"] = dict(row, bar=0, is_best=False, no_line=True)
+                continue
+            best = priced[best_index]["expected_points"]
+            alt["value"] = dict(row, bar=bar(row["expected_points"], best, row["loss"],
+                                             valued["unit"]),
+                                is_best=alt["index"] == best_index)
 
 
 def _hand_values(match: Match, hand_number: int,
@@ -82,11 +88,15 @@ def best_discards(decisions: Sequence[dict[str, Any]]) -> dict[int, str]:
     ...     {"index": 0, "action": {"type": "pass"}},
     ...     {"index": 1, "action": {"type": "discard", "tile": "5m"}}]}])
     {2: '5m'}
+    >>> best_discards([{"seat": 2, "values": {"best": None, "no_winning_line": True},
+    ...                 "alternatives": [{"index": 0, "action": {"type": "discard",
+    ...                                                          "tile": "5m"}}]}])
+    {}
     """
     found: dict[int, str] = {}
     for decision in decisions:
         values = decision.get("values")
-        if not values:
+        if not values or values.get("best") is None:  # no winning line: nothing to mark
             continue
         action: dict[str, Any] = next((alt["action"] for alt in decision["alternatives"]
                                        if alt["index"] == values["best"]), {})

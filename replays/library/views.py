@@ -35,6 +35,7 @@ from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.overview import hand_rows, totals_chart
 from replays.library.rules_guide import examples, rule_anchors, unique_anchors
 from replays.matches.board import board_at, replayed_match
+from replays.matches.danger import danger_at
 from replays.matches.engine_refusals import from_json
 from replays.matches.engine_refusals import render as engine_refusal
 from replays.matches.links import viewer_links
@@ -318,15 +319,30 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     bottom = _int(request.GET.get("bottom"), 0)
     board = board_at(data, hand_number, step, viewer_seat, bottom if 0 <= bottom <= 3 else 0)
     spoilers = request.GET.get("spoilers") != "0"
-    links = viewer_links(match, board, viewer_seat, spoilers)
+    wants_danger = request.GET.get("danger") == "1" and viewer_seat is not None
+    links = viewer_links(match, board, viewer_seat, spoilers, wants_danger)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "analysis": analysis, "spoilers": spoilers}
+               "analysis": analysis, "spoilers": spoilers, "danger_on": wants_danger,
+               **_danger(request, data, hand_number, step, viewer_seat, wants_danger)}
     if fragment:  # a step: the board alone, not the page's status lines
         return mark_not_shared(render(request, "library/viewer.html#board", context), match)
     context.update(values_context(request, match), owner_form=VisibilityForm(
         initial={"visibility": match.visibility}) if match.owned_by(request.user) else None)
     return mark_not_shared(render(request, "library/viewer.html", context), match)
+
+
+def _danger(request: HtmxHttpRequest, data: Any, hand: int, step: int, seat: int | None,
+            wanted: bool) -> dict[str, Any]:
+    """The danger of the viewed seat's tiles when asked for, counted against the visitor's
+    rate limit (the engine reads the table at every step); over it, the sentence why."""
+    if not wanted or seat is None:
+        return {"danger": None, "danger_refused": None}
+    try:
+        limits.check_visitor(request, "danger-visitor")
+    except limits.RateLimited as refusal:
+        return {"danger": None, "danger_refused": str(refusal)}
+    return {"danger": danger_at(data, hand, step, seat), "danger_refused": None}
 
 
 class VisibilityForm(forms.Form):

@@ -12,9 +12,9 @@ from replays.models import Match
 
 
 def step_url(match: Match, hand: int, step: int, seat: int | None,
-             spoilers: bool = True, bottom: int | None = None) -> str:
+             spoilers: bool = True, bottom: int | None = None, danger: bool = False) -> str:
     """The bookmarkable URL of one step (keeping the seat's view, the seat drawn at the bottom
-    when every seat is shown, and spoiler-free mode)."""
+    when every seat is shown, spoiler-free mode and the danger of the seat's tiles)."""
     query = f"hand={hand}&step={step}"
     if seat is not None:
         query += f"&seat={seat}"
@@ -22,6 +22,8 @@ def step_url(match: Match, hand: int, step: int, seat: int | None,
         query += f"&bottom={bottom}"
     if not spoilers:
         query += "&spoilers=0"
+    if danger and seat is not None:
+        query += "&danger=1"
     return f"{viewer_path(match.public_id)}?{query}"
 
 
@@ -33,13 +35,14 @@ def viewer_path(public_id: str) -> str:
 
 
 def viewer_links(match: Match, board: Any, seat: int | None,
-                 spoilers: bool = True) -> dict[str, str | None]:
+                 spoilers: bool = True, danger: bool = False) -> dict[str, str | None]:
     """The viewer's controls: first/previous/next/last step and hand, each seat's view, the
-    spoiler-free mode (or back) and the match overview."""
+    spoiler-free mode (or back), the danger of the seat's tiles (on or off) and the match
+    overview."""
     bottom = board.bottom if seat is None else None
 
     def url(hand: int, step: int, viewer_seat: int | None = seat) -> str:
-        return step_url(match, hand, step, viewer_seat, spoilers, bottom)
+        return step_url(match, hand, step, viewer_seat, spoilers, bottom, danger)
 
     hand, step, steps = board.hand_number, board.step, board.steps
     links: dict[str, str | None] = {
@@ -50,7 +53,9 @@ def viewer_links(match: Match, board: Any, seat: int | None,
         "previous_hand": url(hand - 1, 0) if hand > 1 else None,
         "next_hand": url(hand + 1, 0) if hand < board.hand_count else None,
         "all_seats": step_url(match, hand, step, None, spoilers, seat),
-        "spoilers": step_url(match, hand, step, seat, not spoilers, bottom),
+        "spoilers": step_url(match, hand, step, seat, not spoilers, bottom, danger),
+        "danger": (step_url(match, hand, step, seat, spoilers, bottom, not danger)
+                   if seat is not None else None),
         "overview": reverse("overview", args=[match.public_id]),
     }
     for s in range(4):

@@ -43,9 +43,11 @@ def tiles(views: list[TileView]) -> SafeString:
 
 @register.simple_tag
 def seat_section(seat: SeatView, viewer: int | None,
-                 best: dict[int, str] | None = None) -> SafeString:
+                 best: dict[int, str] | None = None, danger: Any = None) -> SafeString:
     """One seat of the board: its header, concealed hand, melds and flowers; ``best`` maps
-    a seat to the tile of its best-value discard at this step, marked in its hand.
+    a seat to the tile of its best-value discard at this step, marked in its hand;
+    ``danger`` (a :class:`~replays.matches.danger.DangerView`) labels the tiles of the seat
+    it reads with their chance of dealing in.
 
     Built here rather than in the template: the board is drawn on every step, and a
     template loop over four seats' dozens of flags and tiles was most of a step's cost."""
@@ -73,7 +75,9 @@ def seat_section(seat: SeatView, viewer: int | None,
                    tiles(seat.flowers)) if seat.flowers else ""
     return html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
                 "</div>{}{}</section>", " ".join(classes), seat.name, head,
-                _hand_html(seat.hand, best.get(seat.seat) if best else None), melds, flowers)
+                _hand_html(seat.hand, best.get(seat.seat) if best else None,
+                           danger if danger is not None and danger.seat == seat.seat else None),
+                melds, flowers)
 
 
 @in_each_language(at_most=16)
@@ -91,9 +95,12 @@ def _seat_words() -> dict[str, SafeString]:
     return words
 
 
-def _hand_html(views: list[TileView], best: str | None) -> SafeString:
+def _hand_html(views: list[TileView], best: str | None, danger: Any = None) -> SafeString:
     """A concealed hand's tiles, the first face-up tile of kind ``best`` marked ★ as the
-    best-value discard (a class and a hidden label added to its cached look)."""
+    best-value discard (a class and a hidden label added to its cached look); with
+    ``danger``, each tile labelled with its chance of dealing in."""
+    if danger is not None and danger.tiles:
+        return _danger_hand_html(views, best, danger)
     at = None if best is None else next(
         (i for i, v in enumerate(views) if v.code == best and not v.hidden), None)
     if at is None:
@@ -104,6 +111,22 @@ def _hand_html(views: list[TileView], best: str | None) -> SafeString:
     marked = (plain[:-len("</span>")].replace('class="tile', 'class="tile is-best-value', 1)
               + f'<span class="visually-hidden"> ({escape(_("Best by value"))})</span></span>')
     return SafeString(tiles(views[:at]) + marked + tiles(views[at + 1:]))
+
+
+def _danger_hand_html(views: list[TileView], best: str | None, danger: Any) -> SafeString:
+    parts = []
+    for view in views:
+        label = danger.tiles.get(view.code) if not view.hidden else None
+        tile = _hand_html([view], best)
+        if label is None:
+            parts.append(tile)
+            continue
+        parts.append(html('<span class="danger-tile danger-{}" title="{}">{}'
+                          '<span class="danger-pct">{}</span></span>', label.level,
+                          label.detail, tile, label.text))
+        if best == view.code:
+            best = None  # the first tile of the kind carries the mark
+    return SafeString("".join(parts))
 
 
 @register.simple_tag

@@ -107,7 +107,10 @@ def alternative_rows(decision: dict[str, Any]) -> SafeString:
     labels = _labels()
     actual, values = decision.get("actual"), decision.get("values")
     cannot = frozenset(values.get("cannot", ())) if values else frozenset()
-    return SafeString("".join(_alternative_row(alt, actual, bool(values), cannot, labels)
+    # No winning line (issue 26): no row is shown as the best, the engine's first included.
+    no_line = bool(values and values.get("no_winning_line"))
+    return SafeString("".join(_alternative_row(alt, actual, bool(values), cannot, labels,
+                                               no_line)
                               for alt in decision["alternatives"]))
 
 
@@ -139,9 +142,11 @@ def _labels() -> dict[str, str]:
 
 
 def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
-                     cannot: frozenset[int], labels: dict[str, str]) -> SafeString:
+                     cannot: frozenset[int], labels: dict[str, str],
+                     no_line: bool = False) -> SafeString:
     is_actual = alt["index"] == actual
-    classes = ("best" if alt["rank"] == 1 else "") + (" actual" if is_actual else "")
+    classes = ("best" if alt["rank"] == 1 and not no_line else "") + (
+        " actual" if is_actual else "")
     action = alt["action"]
     value = alt.get("value")
     choice = html(
@@ -195,9 +200,9 @@ def _value_cells(value: dict[str, Any] | None, not_a_choice: bool,
             labels["cannot"] if not_a_choice else labels["not_played"])
     low, high = value["ci95"]["expected_points"]
     severity = value.get("severity", "")
-    verdict = (labels["best"] if value.get("is_best") else html(
-        '−{} <span class="severity severity-{}">{}</span>', floatformat(value["loss"], 2),
-        severity, severity_name(severity)))
+    verdict = (labels["best"] if value.get("is_best") else "–" if value.get("no_line")
+               else html('−{} <span class="severity severity-{}">{}</span>',
+                         floatformat(value["loss"], 2), severity, severity_name(severity)))
     interval = _("95%% interval %(lo)s to %(hi)s") % {"lo": low, "hi": high}
     # The interval is a tooltip on wide screens; phones have no hover, so there it is shown.
     shown = "" if value.get("exact") else html(' ±<span class="alt-interval"> ({})</span>',

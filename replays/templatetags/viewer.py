@@ -23,7 +23,8 @@ _AFTER = (("next", "ArrowRight", False, "{next} →"), ("last", "End", False, "{
 
 
 @register.simple_tag
-def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) -> SafeString:
+def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None,
+                    danger_on: bool = False) -> SafeString:
     words = _words()
     counter = html(
         '<span class="step-counter">{}</span>',
@@ -31,10 +32,11 @@ def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) 
             "h": board.hand_number, "hs": board.hand_count, "s": board.step,
             "ss": board.steps})
     picker = html(
-        '<span class="seat-picker">{}: <a href="{}"{}>{}</a> {}</span>', words["view_as"],
+        '<span class="seat-picker">{}: <a href="{}"{}>{}</a> {}</span>{}', words["view_as"],
         links["all_seats"], _current(seat is None), words["all"], SafeString("".join(
             html('<a href="{}"{}>{}</a> ', links[f"seat{s.seat}"],
-                 _current(seat == s.seat), s.name) for s in board.seats)))
+                 _current(seat == s.seat), s.name) for s in board.seats)),
+        _danger_toggle(links, danger_on, words))
     next_hand = _link(links, ("next_hand", "]", True, "{next_hand} »"), words)
     return html(
         '<nav class="controls" aria-label="{}" hx-boost="true" hx-target="#board-wrap" '
@@ -42,6 +44,15 @@ def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None) 
         words["controls"], SafeString("".join(_link(links, c, words) for c in _BEFORE)),
         counter, SafeString("".join(_link(links, c, words) for c in _AFTER)),
         words["autoplay"], next_hand, picker)
+
+
+def _danger_toggle(links: dict[str, str | None], on: bool, words: dict[str, Any]) -> SafeString:
+    """Show or hide each tile's danger (only while one seat's view is shown)."""
+    href = links.get("danger")
+    if not href:
+        return SafeString("")
+    return html(' <a class="danger-toggle" href="{}" aria-pressed="{}">{}</a>', href,
+                "true" if on else "false", words["danger_off" if on else "danger_on"])
 
 
 def _current(flag: bool) -> SafeString:
@@ -65,7 +76,8 @@ def _words() -> dict[str, Any]:
     words: dict[str, Any] = {
         "controls": _("Replay controls"), "previous_hand": _("Previous hand"),
         "first": _("First"), "previous": _("Previous"), "next": _("Next"), "last": _("Last"),
-        "next_hand": _("Next hand"), "view_as": _("View as"), "all": _("all")}
+        "next_hand": _("Next hand"), "view_as": _("View as"), "all": _("all"),
+        "danger_on": _("Show danger"), "danger_off": _("Hide danger")}
     words["autoplay"] = html(
         '<span class="autoplay" hidden><button type="button" class="autoplay-toggle" '
         'data-play="{} ▶" data-pause="{} ⏸">{} ▶</button><label><span class="visually-hidden">'
