@@ -22,14 +22,14 @@ seeds a logged decision.
 The bots can't import the analysis (docs/engine.md), so the commands layer seats it:
 :func:`players` is the arena's mapping of names with ``advice`` added.
 
->>> sorted(players("basic"))
-['advice', 'basic']
->>> players("basic")["advice"]
-AdviceMaker(fallback='basic', solo_samples=100, table_samples=16)
+>>> sorted(players("strong"))
+['advice', 'basic', 'strong']
+>>> players("strong")["advice"]
+AdviceMaker(fallback='strong', solo_samples=100, table_samples=16)
 >>> players("grandmaster")
 Traceback (most recent call last):
 ...
-ValueError: advice: no level named 'grandmaster' to fall back on (known: basic)
+ValueError: advice: no level named 'grandmaster' to fall back on (known: basic, strong)
 """
 
 from __future__ import annotations
@@ -156,8 +156,8 @@ def fallback_for(a: str, b: str) -> str:
     """The level the advice falls back on in an arena of ``a`` against ``b``: the level
     it is measured against (B, or A when the advice is B), else ``basic``.
 
-    >>> fallback_for("advice", "basic"), fallback_for("basic", "advice")
-    ('basic', 'basic')
+    >>> fallback_for("advice", "strong"), fallback_for("basic", "advice")
+    ('strong', 'basic')
     >>> fallback_for("advice", "advice")
     'basic'
     """
