@@ -7,7 +7,9 @@ printed as a markdown table for docs/bots.md.
         [--out games/bots/ladder.json]
 
 Each pair ``A:B`` measures A against B on the same walls (A in each seat against three B,
-and the all-B baseline). The site reads the published file with
+and the all-B baseline). Besides the levels, ``advice`` seats the values pass's best
+choice (``games.analysis.advice``), falling back on B where the pass gives no value:
+``--pairs advice:strong``. The site reads the published file with
 ``games.bots.levels.published_ladder()``.
 """
 
@@ -24,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from games.analysis.advice import fallback_for, players  # noqa: E402
 from games.bots.arena import arena  # noqa: E402
 from games.variants.registry import NAMES  # noqa: E402
 
@@ -43,7 +46,8 @@ def ladder(pairs: Sequence[tuple[str, str]], variants: Sequence[str], walls: int
     """Every pair's arena in every variant, as a ``ladder/1`` document."""
     results: dict[str, list[dict[str, Any]]] = {}
     for variant in variants:
-        results[variant] = [arena(variant, a, b, walls=walls, seed=seed, jobs=jobs)
+        results[variant] = [arena(variant, a, b, walls=walls, seed=seed, jobs=jobs,
+                                  makers=players(fallback_for(a, b)))
                             for a, b in pairs]
     return {"format": "ladder/1", "measured": datetime.date.today().isoformat(),
             "command": command, "variants": results}

@@ -306,7 +306,9 @@ def one_shanten_value(context: Position, policy: Policy, rest: Sequence[Tile],
         branches.append((pool[kind], branch))
     win = points = 0.0
     none_yet = 1.0  # P(the first j − 1 draws were all rejected)
-    for j in range(1, min(draws, total) + 1):
+    # Past j = rejected + 1 draws some draw was accepted for sure: no first acceptance
+    # is left to sum (and no way to choose j − 1 rejected tiles from fewer).
+    for j in range(1, min(draws, total, rejected + 1) + 1):
         for copies, (spread, value_per_m) in branches:
             first_here = none_yet * copies / (total - j + 1)
             for gone in range(0, min(j - 1, spread) + 1):

@@ -164,11 +164,13 @@ def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def _arena(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from games.bots.arena import arena, describe, level_makers
+    from games.analysis.advice import fallback_for, players
+    from games.bots.arena import arena, describe
 
+    a, b = args.bots
     try:
-        result = arena(args.variant, args.bots[0], args.bots[1], walls=args.walls,
-                       seed=args.seed, jobs=args.jobs, makers=level_makers())
+        result = arena(args.variant, a, b, walls=args.walls, seed=args.seed, jobs=args.jobs,
+                       makers=players(fallback_for(a, b)))
     except ValueError as error:
         stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
         return 2
@@ -316,7 +318,8 @@ def _parser() -> argparse.ArgumentParser:
                                "(JSON on standard output, a table on standard error)")
     duel.add_argument("--variant", required=True, choices=NAMES)
     duel.add_argument("--bots", nargs=2, required=True, metavar=("A", "B"),
-                      help="the level measured and the level it is measured against")
+                      help="the level measured and the level it is measured against (A may be "
+                      "advice: the values pass's best choice, falling back on B)")
     duel.add_argument("--walls", type=int, default=200)
     duel.add_argument("--seed", type=int, default=1)
     duel.add_argument("--jobs", type=int, default=2, help="processes playing the walls")
