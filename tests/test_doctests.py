@@ -1,5 +1,6 @@
 """Every engine module's docstring examples run (python-chess style: they are documentation
-that must stay true)."""
+that must stay true). The modules are found in every subpackage: listing only the top
+level would see the packages' ``__init__`` and none of the modules in them."""
 
 from __future__ import annotations
 
@@ -11,8 +12,12 @@ import pytest
 
 import games
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(games.__path__, "games.")
+MODULES = sorted(m.name for m in pkgutil.walk_packages(games.__path__, "games.")
                  if m.name != "games.__main__")
+
+
+def test_it_finds_the_modules_inside_the_subpackages() -> None:
+    assert {"games.analysis.value", "games.bots.arena", "games.core.shapes"} <= set(MODULES)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -21,7 +21,7 @@ by Monte Carlo over shuffles of the unseen tiles, the same shuffles for every
 discard (so differences are paired); each playout switches to the exact formula
 the moment its hand becomes ready, which removes most of the noise.
 
->>> from games.core.position import Position
+>>> from games.variants import read_position
 >>> p = read_position({"variant": "sichuan", "hand": "123456789m1155p9s", "void": "s",
 ...                         "seat": 1})
 >>> best = solo_values(p, draws_left=10).choices[0]
@@ -165,6 +165,7 @@ def whites_are_flowers(position: Position) -> bool:
 def unseen(position: Position) -> list[int]:
     """Copies of each kind the player can't see (hand, melds, ``seen``, own whites).
 
+    >>> from games.variants import read_position
     >>> p = read_position({"variant": "sichuan", "hand": "123456789m1155p9s", "void": "s"})
     >>> sum(unseen(p))
     94
@@ -188,6 +189,7 @@ def ready_value(context: Position, rest: Sequence[Tile], pool: Sequence[int],
     """(P(win), expected points) of a ready hand ``rest`` drawing ``draws`` tiles from
     ``pool``; in Putian unseen whites are flowers drawn past (their points counted).
 
+    >>> from games.variants import read_position
     >>> p = read_position({"variant": "sichuan", "hand": "123456789m1155p9s",
     ...                         "void": "s"})
     >>> win, points = ready_value(solo_context(p), p.hand[:-1], unseen(p), 10)

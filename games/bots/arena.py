@@ -28,7 +28,7 @@ or class (the worker processes receive them pickled).
 >>> arena("putian", "basic", "grandmaster", walls=1, seed=1, jobs=1)
 Traceback (most recent call last):
 ...
-ValueError: arena: no player named 'grandmaster' (known: basic)
+ValueError: arena: no player named 'grandmaster' (known: ...)
 """
 
 from __future__ import annotations

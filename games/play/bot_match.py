@@ -169,7 +169,7 @@ class PlayMatch:
         >>> PlayMatch.start("jiaxing", seed="x", level="grandmaster")
         Traceback (most recent call last):
         ...
-        games.play.bot_match.PlayError: the bots have no level named 'grandmaster' (known: basic)
+        games.play.bot_match.PlayError: the bots have no level named 'grandmaster' (known: ...)
         """
         checked, chosen = _checked_start(variant, seed, seat, hands, rules, name)
         _check_level(level)
