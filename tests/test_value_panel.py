@@ -95,12 +95,14 @@ def test_it_shows_values_beside_every_alternative_in_both_languages(alice: Any) 
     expected = sorted(f"{100 * a['win_probability']:.1f}%" for a in decision["alternatives"])
     assert sorted(s for s in shown if s != "–") == expected
     assert "★ best" in text
-    # a sampled value's 95% interval is written out too (shown on phones, no hover there)
+    # a sampled value's ± is its interval's half-width with two decimals on every screen
+    # (issue 27: a bare "±" on laptops, four decimals on phones); the interval in its title
     sampled = [alt for alt in decision["alternatives"] if not alt.get("exact")]
     assert sampled
     for alt in sampled:
         low, high = alt["ci95"]["expected_points"]
-        assert f'<span class="alt-interval"> (95% interval {low} to {high})</span>' in text
+        assert f'<span class="alt-interval">±{(high - low) / 2:.2f}</span>' in text
+        assert f"95% interval {low:.2f} to {high:.2f}".replace("-", "−") in text
     assert "This match&#x27;s values" in text or "This match's values" in text
     assert "What each choice was worth: done." in text
     chinese = client.get(url, {"hand": hand, "step": decision["event"] - 1, "seat": 0},
@@ -153,7 +155,7 @@ def test_it_reads_a_valued_hands_values_once_per_process(alice: Any) -> None:
 def test_it_words_every_explanation_from_its_numbers() -> None:
     from django.utils import translation
 
-    from replays.templatetags.values import SENTENCES, explanation
+    from replays.templatetags.values import EXPLANATION_IDS, explanation
 
     params = {"best": {"type": "discard", "tile": "9p"}, "actual": {"type": "pass"},
               "win_best": 41.8, "win_actual": 22.0, "points_best": 3.91,
@@ -163,7 +165,7 @@ def test_it_words_every_explanation_from_its_numbers() -> None:
               "pig_cost": 1.5}
     for language in ("en", "zh-hans"):
         with translation.override(language):
-            for key in SENTENCES:
+            for key in EXPLANATION_IDS:
                 sentence = explanation({"id": key, "params": params})
                 assert "%(" not in sentence and ("41.8" in sentence or "3.91" in sentence
                                                  or "16" in sentence), (key, sentence)

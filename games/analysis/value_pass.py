@@ -34,6 +34,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from games.analysis.ranking import value_key
 from games.analysis.value import Choice, ValueInputError, mean_and_half_width, solo_values
 from games.analysis.value_table import (
     LogPoint,
@@ -258,7 +259,9 @@ def price_decision(point: LogPoint, decision: dict[str, Any], solo_samples: int,
         priced = price_table(point, decision, table_samples, seed)
     if len(priced) < 2:
         return None
-    priced.sort(key=lambda p: (-round(p.points, 6), -round(p.win, 6), p.index))
+    # One ranking (games/analysis/ranking.py): points, then win chance, then shape.
+    priced.sort(key=lambda p: (*value_key(p.points, p.win, alternatives[p.index].get("rank", 0)),
+                               p.index))
     return judged(decision, priced, "solo" if solo else "table",
                   solo_samples if solo else table_samples, point)
 

@@ -153,15 +153,18 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
     if found is None:
         return None
     annotation_pk, index, summary = found
-    entries = [(event, who, mistake) for event, who, mistake in index
-               if seat is None or who == seat]
+    from replays.annotation import value_view
+
+    # One verdict (issue 27): where the values pass priced a decision, its mistake flag is
+    # the value's, not the shape's; the shape's stands for decisions not valued.
+    by_value = value_view.value_mistakes(match, hand_number)
+    entries = [(event, who, by_value.get((event, who), mistake))
+               for event, who, mistake in index if seat is None or who == seat]
     decisions: list[dict[str, Any]] = []
     if any(event == step + 1 for event, _who, _mistake in entries):
         row = _STORED_STEP.first(annotation_pk, step + 1)
         stored = row.decisions if row is not None else []
         decisions = [_ranked(d) for d in stored if seat is None or d["seat"] == seat]
-    from replays.annotation import value_view
-
     value_view.attach(match, hand_number, decisions)
     steps = sorted({event - 1 for event, _who, _mistake in entries})
     mistakes = sorted({event - 1 for event, _who, mistake in entries if mistake})
@@ -170,11 +173,14 @@ def panel(match: Match, hand_number: int, step: int, seat: int | None,
         return None if target is None else step_url(match, hand_number, target, seat,
                                                      spoilers)
 
+    hand_values = value_view.hand_summary(match, hand_number)
+    valued_seats = {row["seat"] for row in hand_values}
     return {
         "decisions": decisions,
         "best_discards": value_view.best_discards(decisions) if spoilers else None,
-        "summary": summary,
-        "hand_values": value_view.hand_summary(match, hand_number),
+        # The shape's summary only for seats not valued: one verdict per seat.
+        "summary": [row for row in summary if row["seat"] not in valued_seats],
+        "hand_values": hand_values,
         "match_values": value_view.match_summary(match, seat),
         "summary_key": _summary_key(match, hand_number, seat),
         "previous_decision": at(max((s for s in steps if s < step), default=None)),

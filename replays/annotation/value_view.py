@@ -36,33 +36,107 @@ def bar(points: float, best: float, loss: float, unit: float) -> int:
 
 def attach(match: Match, hand_number: int, decisions: list[dict[str, Any]]) -> None:
     """Add each decision's values (``decision["values"]``) and each alternative's
-    (``alt["value"]``) where the values pass has priced them."""
-    seats = {d["seat"] for d in decisions}
+    (``alt["value"]``) where the values pass has priced them, then rank every decision's
+    choices by the one ranking (:func:`rank_decision`)."""
+    seats = valued_seats(match) or frozenset(d["seat"] for d in decisions)
     for decision in decisions:
         # Always a key: a template's ``decision.values`` would otherwise find dict.values().
         decision.setdefault("values", None)
-    if not decisions or not match.values_status:
-        return
-    by_key = _hand_values(match, hand_number, frozenset(seats))
+    by_key = (_hand_values(match, hand_number, seats)
+              if decisions and match.values_status else {})
     for decision in decisions:
         valued = by_key.get((decision["event"], decision["seat"]))
-        if valued is None:
-            continue
-        decision["values"] = valued
-        priced = {row["index"]: row for row in valued["alternatives"]}
-        # No winning line (values-3): no choice is best, every bar is empty, no star.
-        best_index = valued.get("best")
+        if valued is not None:
+            decision["values"] = valued
+            priced = {row["index"]: row for row in valued["alternatives"]}
+            for alt in decision["alternatives"]:
+                row = priced.get(alt["index"])
+                if row is not None:
+                    alt["value"] = dict(row)
+        rank_decision(decision)
+
+
+def rank_decision(decision: dict[str, Any]) -> None:
+    """Rank a decision's choices by the one ranking (games/analysis/ranking.py), in place.
+
+    Sets ``decision["ranked_by"]`` (``value``; ``no_line`` when no choice can win, ranked
+    by shape; ``shape`` when there are no values), ``decision["verdict"]`` (below), and per
+    alternative ``place`` (None: not ranked — not a choice here, or not played out),
+    ``not_a_choice`` and ``is_best`` (place 1 by value: the star); the alternatives are put
+    in that order, unranked ones last. Each valued alternative's ``value`` gets its bar.
+
+    The verdict on the choice made: ``best`` (place 1 by value), ``mistake`` (the values
+    pass's severity is small or big), ``no_clear_loss`` (worth less, but within the
+    noise), ``no_line``, ``shape`` (no values: the annotation's shape verdict stands),
+    or ``unvalued`` (the choice made wasn't priced).
+
+    >>> d = {"actual": 1, "values": {"best": 0, "unit": 4.0, "cannot": [2], "severity": "none",
+    ...      "no_winning_line": False}, "alternatives": [
+    ...     {"index": 0, "rank": 1, "action": {"type": "discard"},
+    ...      "value": {"expected_points": 0.16, "win_probability": 0.2, "loss": 0.0,
+    ...                "severity": "none"}},
+    ...     {"index": 1, "rank": 5, "action": {"type": "discard"},
+    ...      "value": {"expected_points": 0.18, "win_probability": 0.2, "loss": 0.0,
+    ...                "severity": "none"}},
+    ...     {"index": 2, "rank": 1, "shanten": 1, "action": {"type": "ready"}}]}
+    >>> rank_decision(d)
+    >>> [(a["index"], a["place"], a["is_best"]) for a in d["alternatives"]], d["verdict"]
+    ([(1, 1, True), (0, 2, False), (2, None, False)], 'best')
+    """
+    from games.analysis.ranking import places, value_key
+    from games.analysis.value_pass import followed_up
+
+    values = decision.get("values")
+    alternatives = decision["alternatives"]
+    cannot = set(values.get("cannot", ())) if values else set()
+    for alt in alternatives:
+        alt["not_a_choice"] = alt["index"] in cannot or not followed_up(alt)
+        alt["is_best"] = False
+        alt["place"] = None
+    no_line = bool(values and values.get("no_winning_line"))
+    if values and not no_line:
+        decision["ranked_by"] = "value"
+        ranked = [a for a in alternatives if a.get("value") and not a["not_a_choice"]]
+        keyed = sorted(((value_key(a["value"]["expected_points"],
+                                   a["value"]["win_probability"], a["rank"]), a)
+                        for a in ranked), key=lambda pair: (pair[0], pair[1]["index"]))
+    else:
+        decision["ranked_by"] = "no_line" if no_line else "shape"
+        ranked = [a for a in alternatives if not a["not_a_choice"]]
+        keyed = sorted((((0.0, 0.0, a["rank"]), a) for a in ranked),
+                       key=lambda pair: (pair[0], pair[1]["index"]))
+    for place, (_key, alt) in zip(places([k for k, _a in keyed]), keyed, strict=True):
+        alt["place"] = place
+        alt["is_best"] = place == 1 and decision["ranked_by"] == "value"
+    order = [a for _k, a in keyed]
+    decision["alternatives"] = order + [a for a in alternatives if a["place"] is None]
+    if values:
+        top = next((a["value"] for a in order if a["is_best"]), None)
         for alt in decision["alternatives"]:
-            row = priced.get(alt["index"])
-            if row is None:
+            value = alt.get("value")
+            if value is None:
                 continue
-            if best_index is None:
-                alt["value"] = dict(row, bar=0, is_best=False, no_line=True)
-                continue
-            best = priced[best_index]["expected_points"]
-            alt["value"] = dict(row, bar=bar(row["expected_points"], best, row["loss"],
-                                             valued["unit"]),
-                                is_best=alt["index"] == best_index)
+            if top is None or alt["not_a_choice"]:
+                value.update(bar=0, is_best=False, no_line=True)
+            else:
+                value.update(bar=bar(value["expected_points"], top["expected_points"],
+                                     value["loss"], values["unit"]), is_best=alt["is_best"])
+    decision["verdict"] = _verdict(decision)
+
+
+def _verdict(decision: dict[str, Any]) -> str:
+    values = decision.get("values")
+    if decision["ranked_by"] == "shape":
+        return "shape"
+    if decision["ranked_by"] == "no_line":
+        return "no_line"
+    actual = next((a for a in decision["alternatives"]
+                   if a["index"] == decision.get("actual")), None)
+    if actual is None or actual["place"] is None:
+        return "unvalued"
+    if actual["place"] == 1:
+        return "best"
+    return "mistake" if values and values.get("mistake") else "no_clear_loss"
 
 
 def _hand_values(match: Match, hand_number: int,
@@ -98,11 +172,30 @@ def best_discards(decisions: Sequence[dict[str, Any]]) -> dict[int, str]:
         values = decision.get("values")
         if not values or values.get("best") is None:  # no winning line: nothing to mark
             continue
-        action: dict[str, Any] = next((alt["action"] for alt in decision["alternatives"]
-                                       if alt["index"] == values["best"]), {})
+        if "ranked_by" in decision:  # ranked (rank_decision): its first place by value
+            firsts = [alt for alt in decision["alternatives"] if alt.get("is_best")]
+        else:
+            firsts = [alt for alt in decision["alternatives"] if alt["index"] == values["best"]]
+        action: dict[str, Any] = firsts[0]["action"] if firsts else {}
         if action.get("type") == "discard":
             found[decision["seat"]] = action["tile"]
     return found
+
+
+def valued_seats(match: Match) -> frozenset[int]:
+    """The seats the match's values were asked for (read together, one kept set)."""
+    return frozenset(match.values_seats or ())
+
+
+def value_mistakes(match: Match, hand_number: int) -> dict[tuple[int, int], bool]:
+    """Per valued decision of the hand, (event, seat): whether the values pass calls the
+    choice made a mistake — the one verdict the viewer's "previous/next mistake" follow
+    where values exist."""
+    seats = valued_seats(match)
+    if not match.values_status or not seats:
+        return {}
+    return {key: bool(v.get("mistake")) for key, v in
+            _hand_values(match, hand_number, seats).items()}
 
 
 def hand_summary(match: Match, hand_number: int) -> list[dict[str, Any]]:
@@ -135,7 +228,7 @@ def _match_summary(match: Match, seat: int | None) -> list[dict[str, Any]]:
         total["points_lost"] += row.summary["points_lost"]
         total["worst"].extend(
             {"hand": row.hand, "event": d["event"], "step": d["event"] - 1, "loss": d["loss"],
-             "severity": d["severity"], "explanation": d["explanation"],
+             "severity": d["severity"], "explanation": d["explanation"], "values": d,
              "url": step_url(match, row.hand, d["event"] - 1, row.seat)}
             for d in row.mistakes)
     for total in seats.values():
