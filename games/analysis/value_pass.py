@@ -312,6 +312,14 @@ def judged(decision: dict[str, Any], priced: Sequence[Priced], model: str, sampl
                                       if not followed_up(alt)]}
     actual = next((r for r in rows if r["index"] == decision.get("actual")), None)
     out["valued_actual"] = actual is not None
+
+    def key(row: dict[str, Any]) -> tuple[float, float, int]:
+        return value_key(row["expected_points"], row["win_probability"],
+                         decision["alternatives"][row["index"]].get("rank", 0))
+
+    # Best taken: the choice made shares the first place (games/analysis/ranking.py) — an
+    # exact tie with the first row is the best too, as the viewer ranks it.
+    out["best_taken"] = bool(not no_line and actual is not None and key(actual) == key(rows[0]))
     out["loss"] = actual["loss"] if actual else 0.0
     out["severity"] = actual["severity"] if actual else "none"
     out["mistake"] = out["severity"] != "none"
@@ -461,7 +469,7 @@ def summary(valued: Sequence[dict[str, Any]], seat: int) -> dict[str, Any]:
     mine = [d for d in valued_here if not d.get("no_winning_line")]
     mistakes = [d for d in mine if d["mistake"]]
     return {"seat": seat, "decisions": len(mine),
-            "best_taken": sum(1 for d in mine if d["best"] == d["actual"]),
+            "best_taken": sum(1 for d in mine if d.get("best_taken", d["best"] == d["actual"])),
             "mistakes": len(mistakes),
             "big": sum(1 for d in mistakes if d["severity"] == "big"),
             "points_lost": round(sum(d["loss"] for d in mistakes), 4),
