@@ -58,7 +58,13 @@ def why(values: dict[str, Any] | None) -> str:
     elif mine is not None and theirs is not None:
         parts.append(_where_part(mine, theirs))
     parts.append(_shape_part(kind, params, best, actual))
-    return " ".join(part for part in parts if part)
+    return _joined(parts)
+
+
+def _joined(parts: list[str]) -> str:
+    """Sentences one after another: with a space in English, none in Chinese."""
+    joiner = "" if (get_language() or "").startswith("zh") else " "
+    return joiner.join(part for part in parts if part)
 
 
 def _signed(value: float) -> str:
@@ -70,8 +76,8 @@ def _signed(value: float) -> str:
 
 
 def _points_part(params: dict[str, Any], best: str, actual: str) -> str:
-    names = {"best": best, "actual": actual, "mine": f"{params['points_actual']:.2f}",
-             "theirs": f"{params['points_best']:.2f}", "loss": f"{params['loss']:.2f}"}
+    names = {"best": best, "actual": actual, "mine": points(params["points_actual"]),
+             "theirs": points(params["points_best"]), "loss": points(params["loss"])}
     if names["mine"] == names["theirs"] or names["loss"] == "0.00":
         return _("%(actual)s instead of %(best)s: slightly fewer points expected (%(mine)s).") \
             % names
@@ -115,9 +121,9 @@ def _where_part(mine: dict[str, Any], theirs: dict[str, Any]) -> str:
                                     "theirs": _signed(their_row[2])}
     paid_mine, paid_theirs = f"{100 * mine_row[1]:.1f}", f"{100 * their_row[1]:.1f}"
     if cause == "win" and paid_mine != paid_theirs:
-        sentence += " " + _("You paid for another player's win in %(mine)s%% of the redeals "
-                            "against %(theirs)s%%.") % {"mine": paid_mine,
-                                                        "theirs": paid_theirs}
+        sentence = _joined([sentence, _(
+            "You paid for another player's win in %(mine)s%% of the redeals against "
+            "%(theirs)s%%.") % {"mine": paid_mine, "theirs": paid_theirs}])
     return sentence
 
 
@@ -125,9 +131,9 @@ def _shape_part(kind: str, params: dict[str, Any], best: str, actual: str) -> st
     """The shape beside the value: what the annotation measures, as the explanation."""
     names = dict(params, best=best, actual=actual)
     if kind == "missed_win":
-        points = int(params.get("win_points", 0))
+        won = int(params.get("win_points", 0))
         return ngettext("%(best)s wins now, for %(n)s point.", "%(best)s wins now, for %(n)s "
-                        "points.", points) % dict(names, n=points)
+                        "points.", won) % dict(names, n=won)
     if kind == "more_shanten":
         steps = int(params.get("steps", 1))
         return ngettext("By shape, %(actual)s leaves the hand %(n)s step further from ready "
@@ -158,20 +164,20 @@ def _shape_part(kind: str, params: dict[str, Any], best: str, actual: str) -> st
 
 
 def _play_on(params: dict[str, Any], best: str, actual: str) -> str:
-    points = int(params.get("win_points", 0))
-    return ngettext(
+    won = int(params.get("win_points", 0))
+    return _joined([ngettext(
         "%(actual)s scores %(n)s point, paid by the discarder alone (SC-6.1), and takes you "
         "out of the hand (SC-3.2).", "%(actual)s scores %(n)s points, paid by the discarder "
-        "alone (SC-6.1), and takes you out of the hand (SC-3.2).", points) % {
-            "actual": actual, "n": points} + " " + _(
+        "alone (SC-6.1), and takes you out of the hand (SC-3.2).", won) % {
+            "actual": actual, "n": won}, _(
         "Playing on instead (SC-3.3, %(best)s) won later in %(win_best)s%% of the redeals, "
         "%(self_draw)s%% by self-draw, which every player still in pays (SC-6.2), and kept a "
         "ready hand to the wall's end that collected 查大叫 from the players not ready "
         "(SC-6.4b) in %(ready_share)s%%: %(points_best)s points on average for the hand, "
         "%(points_actual)s with the win. The redeals give the others random tiles, so they "
         "are ready less often than real players late in a hand: this favours playing on.") % (
-        dict(params, best=best, points_best=f"{params['points_best']:.2f}",
-             points_actual=f"{params['points_actual']:.2f}"))
+        dict(params, best=best, points_best=points(params["points_best"]),
+             points_actual=points(params["points_actual"])))])
 
 
 @register.filter
