@@ -58,7 +58,8 @@ def _check_numbers_agree(text: str) -> None:
     for first, second in re.findall(r"(−?[\d.]+)%? (?:points )?(?:on average )?against "
                                     r"(−?[\d.]+)%?", text):
         assert first != second, text
-    assert "step(s)" not in text and not re.search(r"\b1 (points|steps|tiles)\b", text), text
+    assert "step(s)" not in text and not re.search(
+        r"\b1 (points|steps|tiles|hands|mistakes|decisions)\b", text), text
     assert "−0.00" not in text and "-0.00" not in text, text
     assert not re.search(r"±(?![\d])", text), text  # a ± is always followed by its figure
     assert not re.search(r"\d\.\d{3,}", text), text  # two decimals at most

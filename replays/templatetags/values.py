@@ -203,6 +203,30 @@ def points(value: float | None) -> str:
     return "0.00" if shown == "-0.00" else shown.replace("-", "−")
 
 
+@register.filter
+def values_line(row: dict[str, Any], name: str = "") -> str:
+    """A seat's (or a player's) values summary in one sentence, each count with its plural
+    form: decisions, the best-choice share, mistakes (big ones), points lost; with
+    ``name``, the seat's name and the hands valued first."""
+    decisions = int(row.get("decisions", 0))
+    mistakes = int(row.get("mistakes", 0))
+    parts = {
+        "decisions": ngettext("%(n)s decision", "%(n)s decisions", decisions) % {
+            "n": decisions},
+        "share": row.get("best_share", 0),
+        "mistakes": ngettext("%(n)s mistake (%(big)s big)", "%(n)s mistakes (%(big)s big)",
+                             mistakes) % {"n": mistakes, "big": row.get("big", 0)},
+        "lost": points(row.get("points_lost", 0.0))}
+    if not name:
+        return _("Over all of them: %(decisions)s, the best choice taken %(share)s%% of the "
+                 "time, %(mistakes)s, %(lost)s points lost to them.") % parts
+    hands = int(row.get("hands", 0))
+    return _("%(name)s: %(hands)s, %(decisions)s, the best choice taken %(share)s%% of the "
+             "time, %(mistakes)s, %(lost)s points lost to them.") % dict(
+        parts, name=name, hands=ngettext("%(n)s hand valued", "%(n)s hands valued",
+                                         hands) % {"n": hands})
+
+
 @register.simple_tag
 def alternative_rows(decision: dict[str, Any]) -> SafeString:
     """The rows of a decision's table of alternatives, in the one ranking's order
@@ -226,14 +250,18 @@ def alternatives_head(decision: dict[str, Any]) -> SafeString:
 
 @in_each_language(at_most=32)
 def _head(valued: bool, ranked_by: str = "shape") -> SafeString:
-    rank = {"value": _("Rank by value"), "no_line": _("Rank by shape (no winning line)")
-            }.get(ranked_by, _("Rank by shape"))
-    names = [rank, _("Choice"), _("Shanten"), _("Accepted"), _("Waits"),
+    names = [_rank_name(ranked_by), _("Choice"), _("Shanten"), _("Accepted"), _("Waits"),
              _("With the real wall")]
     if valued:
         names += [_("Win chance"), _("Expected points"), _("Against the best")]
     return html("<thead><tr>{}</tr></thead>", SafeString("".join(
         html("<th>{}</th>", name) for name in names)))
+
+
+def _rank_name(ranked_by: str) -> str:
+    """The rank column's name: what ranks the rows (a card's label on phones too)."""
+    return {"value": _("Rank by value"), "no_line": _("Rank by shape (no winning line)")
+            }.get(ranked_by, _("Rank by shape"))
 
 
 @in_each_language(at_most=16)
@@ -275,7 +303,7 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
         '<td data-label="{}">{}{}</td><td class="alt-choice">{}</td>'
         '<td data-label="{}">{}</td><td data-label="{}">{}</td>'
         '<td class="alt-waits" data-label="{}">{}</td><td class="alt-wall" data-label="{}">{}</td>',
-        labels["rank"], rank, " ◀" if is_actual else "", choice,
+        _rank_name(ranked_by), rank, " ◀" if is_actual else "", choice,
         labels["shanten"], shanten, labels["accepted"], "" if accepted is None else accepted,
         labels["waits"], SafeString("".join(_wait(w) for w in alt.get("waits", []))),
         labels["wall"], _counterfactual(alt.get("counterfactual"), labels))
