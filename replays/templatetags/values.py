@@ -354,8 +354,9 @@ def _value_cells(value: dict[str, Any] | None, not_a_choice: bool,
     interval = _("95%% interval %(lo)s to %(hi)s") % {"lo": points(low), "hi": points(high)}
     # Sampled: "0.47 ±0.12" on every screen (the half-width of the interval), the interval
     # itself in the tooltip.
-    shown = "" if value.get("exact") else html(
-        ' <span class="alt-interval">±{}</span>', f"{max(0.0, (high - low) / 2):.2f}")
+    half = f"{max(0.0, (high - low) / 2):.2f}"
+    shown = "" if value.get("exact") or half == "0.00" else html(
+        ' <span class="alt-interval">±{}</span>', half)
     return html(
         '<td class="alt-win" data-label="{}">{}</td>'
         '<td class="alt-points" data-label="{}" title="{}">{}{}</td>'
