@@ -215,4 +215,4 @@ def test_it_ranks_by_value_with_shape_only_breaking_ties() -> None:
     assert [(a["index"], a["place"]) for a in voids["alternatives"]] == [(1, 1), (0, 2)]
     assert voids["verdict"] == "mistake"
     keys = [value_key(1.0, 0.5, 2), value_key(1.0, 0.5, 2), value_key(1.0, 0.25, 1)]
-    assert places(sorted(keys)) == [1, 1, 3]
+    assert places(sorted(keys)) == [1, 1, 2]

@@ -33,13 +33,13 @@ def value_key(points: float, win: float, shape_rank: int) -> tuple[float, float,
 
 
 def places(keys: Sequence[K]) -> list[int]:
-    """Each key's place (1 = best) among ``keys`` sorted best first; equal keys share one
-    ("1, 1, 3").
+    """Each key's place (1 = best) among ``keys`` sorted best first; equal keys share one,
+    and the next key takes the next place ("1, 1, 2"), as the annotation's shape ranks do.
 
     >>> places([(1, 0), (1, 0), (2, 0), (3, 1)])
-    [1, 1, 3, 4]
+    [1, 1, 2, 3]
     """
     out: list[int] = []
     for i, key in enumerate(keys):
-        out.append(out[-1] if i and key == keys[i - 1] else i + 1)
+        out.append(out[-1] + (key != keys[i - 1]) if i else 1)
     return out

@@ -102,10 +102,13 @@ def rank_decision(decision: dict[str, Any]) -> None:
                         for a in ranked), key=lambda pair: (pair[0], pair[1]["index"]))
     else:
         decision["ranked_by"] = "no_line" if no_line else "shape"
+        # By shape: the annotation's own ranks (rank 1 stays 1 when a non-choice is left out).
         ranked = [a for a in alternatives if not a["not_a_choice"]]
         keyed = sorted((((0.0, 0.0, a["rank"]), a) for a in ranked),
                        key=lambda pair: (pair[0], pair[1]["index"]))
-    for place, (_key, alt) in zip(places([k for k, _a in keyed]), keyed, strict=True):
+    shown = (places([k for k, _a in keyed]) if decision["ranked_by"] == "value"
+             else [a["rank"] for _k, a in keyed])
+    for place, (_key, alt) in zip(shown, keyed, strict=True):
         alt["place"] = place
         alt["is_best"] = place == 1 and decision["ranked_by"] == "value"
     order = [a for _k, a in keyed]
