@@ -154,6 +154,15 @@ def test_it_gives_one_verdict_on_every_valued_decision_of_the_demo_corpus(alice:
                     "hand": values.hand.number, "step": step, "seat": 0}).content.decode()
                 blocks = _decision_blocks(page)
                 assert len(blocks) == len(stored), (variant, step)
+                # The board's star is the table's: on the first-place discard, else nowhere.
+                starred = [_text(cells.split('class="alt-choice">', 1)[1].split("</td>")[0])
+                           for block in blocks
+                           for _i, _c, cells in ROW.findall(block) if "★" in cells]
+                marked = re.findall(r'class="tile is-best-value[^"]*"[^>]*>', page)
+                if any("discard " in text for text in starred):
+                    assert len(marked) == 1, (variant, step, starred)
+                else:
+                    assert not marked, (variant, step, starred)
                 for block, decision in zip(blocks, stored, strict=True):
                     found = _check_decision(block, decision)
                     best_taken += found["best"]
