@@ -225,3 +225,30 @@ def test_it_ranks_by_value_with_shape_only_breaking_ties() -> None:
     assert voids["verdict"] == "mistake"
     keys = [value_key(1.0, 0.5, 2), value_key(1.0, 0.5, 2), value_key(1.0, 0.25, 1)]
     assert places(sorted(keys)) == [1, 1, 2]
+
+
+def test_it_names_where_the_points_went_when_the_win_chance_is_the_same() -> None:
+    """The sentence players met: "pass leaves the hand 1 step(s) further from ready than pung
+    7 Characters: win chance 18.8% against 18.8% (1.25 points lost)" — the loss was the 血战
+    payments to others, which it never named."""
+    from django.utils import translation
+
+    from replays.templatetags.values import why
+
+    pung = {"type": "pung", "tile": "7m"}
+    values = {"best": 0, "actual": 1, "explanation": {"id": "more_shanten", "params": {
+        "best": pung, "actual": {"type": "pass"}, "win_best": 18.8, "win_actual": 18.8,
+        "points_best": 0.5, "points_actual": -0.75, "loss": 1.25, "steps": 1}},
+        "alternatives": [
+            {"index": 0, "causes": {"win": [0.19, 0.25, 0.5], "kong": [0.0, 0.0, 0.0]}},
+            {"index": 1, "causes": {"win": [0.19, 0.5, -0.75]}}]}
+    with translation.override("en"):
+        sentence = why(values)
+    assert "18.8% against 18.8%" not in sentence and "step(s)" not in sentence
+    assert "The win chance is the same (18.8%)" in sentence
+    assert "1.25 fewer" in sentence and "payments for wins" in sentence
+    assert "You paid for another player's win in 50.0% of the redeals against 25.0%" in sentence
+    assert "By shape, pass leaves the hand 1 step further from ready than pung" in sentence
+    with translation.override("zh-hans"):
+        chinese = why(values)
+    assert "胜率相同（18.8%）" in chinese and "和牌的收付" in chinese and "步" in chinese
