@@ -332,6 +332,7 @@ def left_view(row: PlayedMatch, match: PlayMatch) -> dict[str, Any] | None:
 
 HINT_TILES = 5  # accepted tiles shown per row, the most numerous first; then "+N more"
 HINT_WAITS = 4  # waits shown per row
+HINT_ROWS = 5  # rows shown at once; the rest behind "N more choices"
 
 
 @dataclass
@@ -387,5 +388,6 @@ def hint_view(hint: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
             win_now=int(option["win"].get("points", 0)) if option.get("win") else None,
             void_tiles=option.get("shanten") if dingque else None,
             best=option["rank"] == 1 and hint["ranked_by"] == "value"))
-    return {"rows": rows, "ranked_by": hint["ranked_by"], "reason": hint["reason"],
+    return {"rows": rows[:HINT_ROWS], "more": rows[HINT_ROWS:], "more_start": HINT_ROWS + 1,
+            "ranked_by": hint["ranked_by"], "reason": hint["reason"],
             "model": hint["model"], "samples": hint["samples"]}
