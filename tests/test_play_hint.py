@@ -205,3 +205,38 @@ def test_it_limits_how_often_a_visitor_asks_for_a_hint(client: Client, settings:
         assert "hints" in refused.content.decode()
     finally:
         caches["limits"].clear()
+
+
+def _no_line_match() -> PlayMatch:
+    """A Jiaxing match at a decision where no choice wins on any shuffle (late in a hand
+    played at random: the same search as above)."""
+    for k in range(1, 6):
+        match = PlayMatch.start("jiaxing", seed=f"nl{k}", seat=0, hands=1)
+        rng = random.Random(k)
+        while not match.over:
+            if match.view()["wall_left"] < 24 and len(match.legal()) > 1 \
+                    and match.valued_hint()["no_winning_line"]:
+                return match
+            match.act(match.step, rng.choice(match.legal()))
+    raise AssertionError("no decision without a winning line in five Jiaxing hands")
+
+
+@pytest.mark.django_db
+def test_it_labels_a_decision_without_a_winning_line_on_the_page(alice: Any) -> None:
+    from replays.models import PlayedMatch
+    from tests.test_site_i18n_complete import ZH
+
+    match = _no_line_match()
+    view = match.view()
+    row = PlayedMatch.objects.create(
+        owner=alice, signed_in=True, variant="jiaxing", state=match.to_json(),
+        step=match.step, hands=1, speed=0, level=match.level,
+        commitment=view["commitment"], hand_number=view["hand_number"])
+    owner = Client()
+    owner.force_login(alice)
+    page = owner.get(f"/play/{row.public_id}/hint").content.decode()
+    section = page.split('class="play-hint"', 1)[1].split("</section>", 1)[0]
+    assert "No winning line found" in section and "points expected" not in section
+    assert "shanten" in section and "tiles accepted" in section
+    chinese = owner.get(f"/play/{row.public_id}/hint", **ZH).content.decode()  # type: ignore[arg-type]
+    assert "找不到能和牌的打法" in chinese
