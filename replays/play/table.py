@@ -369,7 +369,8 @@ def hint_view(hint: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
     rows = []
     for option in hint["options"]:
         action = option["action"]
-        accepted = sorted(option.get("accepted", []), key=lambda a: (-a["remaining"], a["tile"]))
+        accepted = sorted((a for a in option.get("accepted", []) if a["remaining"] > 0),
+                          key=lambda a: (-a["remaining"], a["tile"]))  # none left: not shown
         waits = sorted(option.get("waits", []),
                        key=lambda w: (-int(w["score"].get("points", 0)), w["tile"]))
         dingque = action["type"] == "dingque"
