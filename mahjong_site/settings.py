@@ -227,6 +227,8 @@ RATE_LIMITS = {
     "puzzle-answer": env_str("RATE_PUZZLE_ANSWERS", "30/60"),
     "play-start-visitor": env_str("RATE_PLAY_STARTS_PER_VISITOR", "30/3600"),
     "play-start-account": env_str("RATE_PLAY_STARTS_PER_ACCOUNT", "60/3600"),
+    # The in-game hint values a decision as the review does (about a second of CPU).
+    "play-hint-visitor": env_str("RATE_PLAY_HINTS_PER_VISITOR", "120/600"),
     # The viewer's danger per tile (?danger=1): the engine reads the table at every step.
     "danger-visitor": env_str("RATE_DANGER_PER_VISITOR", "240/600"),
 }
@@ -432,6 +434,12 @@ VALUES_WINDOW = env_int("VALUES_WINDOW", 2)
 VALUES_ANONYMOUS_HANDS = env_int("VALUES_ANONYMOUS_HANDS", 16)
 VALUES_SOLO_SAMPLES = env_int("VALUES_SOLO_SAMPLES", 100)
 VALUES_TABLE_SAMPLES = env_int("VALUES_TABLE_SAMPLES", 16)
+# The in-game hint (docs/play.md "The hint") values the current decision with the same
+# counts, so it names the review's best choice; PLAY_HINT_MAX_PLAYOUTS bounds a table-model
+# decision's choices × redeals (more choices get fewer redeals).
+PLAY_HINT_SOLO_SAMPLES = env_int("PLAY_HINT_SOLO_SAMPLES", VALUES_SOLO_SAMPLES)
+PLAY_HINT_TABLE_SAMPLES = env_int("PLAY_HINT_TABLE_SAMPLES", VALUES_TABLE_SAMPLES)
+PLAY_HINT_MAX_PLAYOUTS = env_int("PLAY_HINT_MAX_PLAYOUTS", 160)
 VALUES_SOFT_TIME_LIMIT = env_int("VALUES_SOFT_TIME_LIMIT", 300)
 # A match whose values tasks were sent this long ago, with no values row written since,
 # gets its missing tasks sent again by the beat (requeue_stuck_values).

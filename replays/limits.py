@@ -85,7 +85,8 @@ def scope_name(scope: str) -> str:
              "puzzle-answer": _("answering puzzles"),
              "play-start-visitor": _("starting matches from one address"),
              "play-start-account": _("starting matches from one account"),
-             "danger-visitor": _("showing the danger of tiles")}
+             "danger-visitor": _("showing the danger of tiles"),
+             "play-hint-visitor": _("asking for hints at the table")}
     return names.get(scope, scope)
 
 

@@ -286,21 +286,25 @@ def test_it_works_with_the_tables_forms_and_htmx(client: Client) -> None:
     assert fragment.lstrip().startswith('<div id="play-table"') and "<html" not in fragment
 
 
-def test_it_shows_the_hint_when_switched_on(client: Client) -> None:
+def test_it_shows_the_hint_when_asked(client: Client, settings: Any) -> None:
+    settings.PLAY_HINT_TABLE_SAMPLES = 4
     pid = start(client, "sichuan")
     page = client.get(f"/play/{pid}/").content.decode()
     assert "play-hint\"" not in page
-    client.post(f"/play/{pid}/hint", {"hint": "on"})
-    page = client.get(f"/play/{pid}/").content.decode()
+    response = client.post(f"/play/{pid}/hint", {"hint": "on"})  # the former switch
+    assert response.status_code == 302 and response["Location"] == f"/play/{pid}/hint"
+    page = client.get(f"/play/{pid}/hint").content.decode()
     assert 'class="play-hint"' in page and "SC-2" in page
 
 
-def test_it_reads_as_chinese_on_chinese_pages(client: Client) -> None:
+def test_it_reads_as_chinese_on_chinese_pages(client: Client, settings: Any) -> None:
     """The start page, the table mid-hand, after a hand and at the end, with the hint: no
     catalogue sentence left in English, no tile code instead of a name."""
     from tests.test_site_i18n_complete import TILE_CODE, ZH, english_sentences, visible
 
     sentences = english_sentences()
+    settings.PLAY_HINT_SOLO_SAMPLES = 20
+    settings.PLAY_HINT_TABLE_SAMPLES = 4
     rng = random.Random(5)
     problems: list[Any] = []
 
@@ -314,10 +318,10 @@ def test_it_reads_as_chinese_on_chinese_pages(client: Client) -> None:
     check("/play/")
     for variant in ("jiaxing", "putian", "sichuan"):
         pid = start(client, variant, hands=2)
-        client.post(f"/play/{pid}/hint", {"hint": "on"})
         data = state(client, pid)
         for _ in range(3):
             check(f"/play/{pid}/")
+            check(f"/play/{pid}/hint")
             if data["over"]:  # a bot may end the hands early (a robbed gold, PT-5.5)
                 break
             data = act(client, pid, data["step"], rng.choice(data["legal"])).json()

@@ -44,6 +44,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.analysis.annotation import outcomes_now
+from games.analysis.value_pass import SOLO_SAMPLES, TABLE_SAMPLES
 from games.bots.claims import (
     CLAIM_PHASES,
     gold_robbers,
@@ -58,6 +59,7 @@ from games.core.messages import Message, message_of
 from games.core.position import PositionError
 from games.core.table import Action, Phase, RuleViolation, Table, Win
 from games.core.tiles import WINDS, Meld
+from games.play.hint import MAX_PLAYOUTS, value_hint
 from games.records.log import MAX_NAME, Event, Hand, LogError, Match, read_event
 from games.records.match import HandResult, Replayer
 from games.variants.registry import VARIANTS
@@ -611,6 +613,20 @@ class PlayMatch:
             shown["action"] = _action_json(outcome.event)
             options.append(shown)
         return {"step": self.step, "decision": self.pending.kind, "options": options}
+
+    def valued_hint(self, solo_samples: int = SOLO_SAMPLES, table_samples: int = TABLE_SAMPLES,
+                    max_playouts: int = MAX_PLAYOUTS) -> dict[str, Any]:
+        """The current decision's choices valued as the review values them and ranked by
+        value (:func:`games.play.hint.value_hint`; docs/play.md "The hint")."""
+        if self.pending is None or self._table is None:
+            return {"step": self.step, "decision": None, "options": [], "ranked_by": "shape",
+                    "reason": "not_valued", "model": None, "samples": 0,
+                    "no_winning_line": False}
+        out = value_hint(self._live, self.seat, self.pending.kind, self.pending.options,
+                         len(self._finished) + 1, solo_samples, table_samples, max_playouts)
+        for option in out["options"]:
+            option["action"] = {k: v for k, v in option["action"].items() if k != "actor"}
+        return {"step": self.step, **out}
 
     # -- the finished match -------------------------------------------------------
 

@@ -34,8 +34,6 @@ from replays.models import PlayedMatch
 from replays.play import services
 from replays.tile_names import suit_name, tile_name, wildcard_name
 
-HINT_KEY = "play_hint"
-
 
 @dataclass
 class Choice:
@@ -294,11 +292,12 @@ def first_decision(match: PlayMatch) -> int:
     return 0
 
 
-def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[str, Any]:
+def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch,
+            hint: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table's context; ``hint`` is the valued hint when the player asked for it."""
     view = match.view()
     variant = VARIANTS[view["variant"]]
     hand_tiles, buttons = choices(view)
-    hint_on = bool(request.session.get(HINT_KEY, False))
     wild = frozenset(view.get("wildcards", []))
     return {
         "row": row, "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
@@ -309,7 +308,7 @@ def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch) -> dict[st
         "bank": banked_fans(tuple(view.get("bank", []))),
         "you": next(s for s in view["seats"] if s["seat"] == view["seat"]),
         "board": hand_end_board(match, view) if _hand_just_ended(row, view) else None,
-        "hint_on": hint_on, "hint": hint_view(match, view) if hint_on and not match.over else None,
+        "hint": hint_view(hint, view) if hint is not None and not match.over else None,
         "review": review_url(row, match) if match.over else None,
         # A match the player left is kept and analysed only when its owner asks (issue 24).
         "left_unkept": match.over and row.left and row.replay_id is None,
@@ -331,13 +330,65 @@ def left_view(row: PlayedMatch, match: PlayMatch) -> dict[str, Any] | None:
             "terms": services.leave_terms(row.variant, rules)}
 
 
-def hint_view(match: PlayMatch, view: dict[str, Any]) -> list[dict[str, Any]]:
-    """The hint's options with words for their actions and waits' tiles."""
+HINT_TILES = 5  # accepted tiles shown per row, the most numerous first; then "+N more"
+HINT_WAITS = 4  # waits shown per row
+HINT_ROWS = 5  # rows shown at once; the rest behind "N more choices"
+
+
+@dataclass
+class HintRow:
+    """One choice of the hint: its place (None: a choice that can't be carried through),
+    words, tile, value and the shape that explains it."""
+
+    rank: int | None
+    text: str
+    tile: TileView | None
+    win: float | None  # chance of winning the hand, 0–1 (None: not valued)
+    points: float | None  # expected points
+    exact: bool
+    shanten: int | None
+    accepted: list[tuple[TileView, int]]
+    accepted_count: int
+    accepted_more: int
+    waits: list[tuple[TileView, int]]
+    waits_more: int
+    win_now: int | None
+    void_tiles: int | None  # 定缺: tiles of the suit to get rid of (SC-2)
+    best: bool = False
+
+    @property
+    def win_percent(self) -> str:
+        return f"{100 * self.win:.0f}" if self.win is not None else ""
+
+
+def hint_view(hint: dict[str, Any], view: dict[str, Any]) -> dict[str, Any]:
+    """The valued hint (``PlayMatch.valued_hint``) as the page shows it: a few words on how
+    it is ranked and one short row per choice."""
     names = [s["name"] for s in view["seats"]]
-    out = []
-    for option in match.hint()["options"]:
-        out.append({**option, "text": choice_text(option["action"], names),
-                    "accepted_text": ", ".join(
-                        f"{tile_name(a['tile'])}×{a['remaining']}"
-                        for a in option.get("accepted", []))})
-    return sorted(out, key=lambda o: o.get("rank", 99))
+    wild = frozenset(view.get("wildcards", []))
+    rows = []
+    for option in hint["options"]:
+        action = option["action"]
+        accepted = sorted((a for a in option.get("accepted", []) if a["remaining"] > 0),
+                          key=lambda a: (-a["remaining"], a["tile"]))  # none left: not shown
+        waits = sorted(option.get("waits", []),
+                       key=lambda w: (-int(w["score"].get("points", 0)), w["tile"]))
+        dingque = action["type"] == "dingque"
+        rows.append(HintRow(
+            rank=option["rank"], text=choice_text(action, names),
+            tile=_tv(str(action["tile"]), wild) if action.get("tile") else None,
+            win=option.get("win_probability"), points=option.get("expected_points"),
+            exact=bool(option.get("exact")),
+            shanten=None if dingque else option.get("shanten"),
+            accepted=[(_tv(a["tile"], wild), a["remaining"]) for a in accepted[:HINT_TILES]],
+            accepted_count=int(option.get("accepted_count", 0)),
+            accepted_more=max(0, len(accepted) - HINT_TILES),
+            waits=[(_tv(w["tile"], wild), int(w["score"].get("points", 0)))
+                   for w in waits[:HINT_WAITS]],
+            waits_more=max(0, len(waits) - HINT_WAITS),
+            win_now=int(option["win"].get("points", 0)) if option.get("win") else None,
+            void_tiles=option.get("shanten") if dingque else None,
+            best=option["rank"] == 1 and hint["ranked_by"] == "value"))
+    return {"rows": rows[:HINT_ROWS], "more": rows[HINT_ROWS:], "more_start": HINT_ROWS + 1,
+            "ranked_by": hint["ranked_by"], "reason": hint["reason"],
+            "model": hint["model"], "samples": hint["samples"]}

@@ -11,7 +11,7 @@ urlpatterns = [
     path("play/<slug:public_id>/", views.table_page, name="play_table"),
     path("play/<slug:public_id>/state.json", views.state, name="play_state"),
     path("play/<slug:public_id>/act", views.act, name="play_act"),
-    path("play/<slug:public_id>/hint", views.hint_switch, name="play_hint"),
+    path("play/<slug:public_id>/hint", views.hint, name="play_hint"),
     path("play/<slug:public_id>/leave", views.leave, name="play_leave"),
     path("play/<slug:public_id>/keep", views.keep, name="play_keep"),
 ]

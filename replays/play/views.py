@@ -12,6 +12,7 @@ limit, as a page, the start form's fragment (htmx) or JSON, and starts nothing.
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from typing import Any
 
 from django import forms
@@ -374,10 +375,55 @@ def _leave_page(request: HtmxHttpRequest, row: PlayedMatch, error: str,
     return response
 
 
-@require_POST
-def hint_switch(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
-    """Turn the hint on or off for this visitor (kept in the session; off by default)."""
-    services.owned(request, public_id)
-    request.session[table.HINT_KEY] = request.POST.get("hint") == "on"
-    return redirect(reverse("play_table", args=[public_id]))
+HINTS: OrderedDict[tuple[int, str, int], dict[str, Any]] = OrderedDict()
+"""The latest hints by (row, commitment, step): showing the hint again for the same decision
+(a reload, the language switched) costs nothing and is not counted."""
+HINTS_KEPT = 128
 
+
+def _valued_hint(request: HtmxHttpRequest, row: PlayedMatch, match: Any) -> dict[str, Any]:
+    """The current decision's valued hint, kept per step; a new one is counted against
+    the visitor's hint limit first (``RATE_PLAY_HINTS_PER_VISITOR``)."""
+    key = (row.pk, row.commitment, row.step)
+    kept = HINTS.get(key)
+    if kept is not None:
+        HINTS.move_to_end(key)
+        return kept
+    limits.check("play-hint-visitor", limits.address_group(request))
+    hint: dict[str, Any] = match.valued_hint(
+        solo_samples=settings.PLAY_HINT_SOLO_SAMPLES,
+        table_samples=settings.PLAY_HINT_TABLE_SAMPLES,
+        max_playouts=settings.PLAY_HINT_MAX_PLAYOUTS)
+    HINTS[key] = hint
+    while len(HINTS) > HINTS_KEPT:
+        HINTS.popitem(last=False)
+    return hint
+
+
+@vary_on_headers("HX-Request")
+@require_http_methods(["GET", "POST"])
+def hint(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """``GET``: the table with the hint for the current decision open — its choices valued
+    as the review values them (docs/play.md, "The hint"), computed on this request only.
+    ``POST hint=on`` (the former switch) leads there; ``hint=off`` back to the table."""
+    row = services.owned(request, public_id)
+    if request.method == "POST":
+        if request.POST.get("hint") == "on":
+            return redirect(reverse("play_hint", args=[public_id]))
+        return redirect(row.get_absolute_url())
+    match = services.restored(row)
+    template = "play/table.html#table" if wants_fragment(request) else "play/table.html"
+    if match.over or match.pending is None:
+        response = render(request, template, table.context(request, row, match))
+    else:
+        try:
+            valued = _valued_hint(request, row, match)
+        except limits.RateLimited as limited:
+            context = table.context(request, row, match)
+            context["refusal"] = str(limited)
+            response = limits.retry_after(render(request, template, context, status=429),
+                                          limited)
+        else:
+            response = render(request, template, table.context(request, row, match, valued))
+    response["Cache-Control"] = "no-store"
+    return response
