@@ -131,7 +131,7 @@ def test_it_shows_chinese_rules_pages_for_accept_language(db: None, client: Clie
     for text in ZH_NAV:
         assert text in content
     headings = [text_of(h) for h in re.findall(r"<h2>(.*?)</h2>", content)]
-    assert headings == ["这种玩法怎么打", "计分实例", "计分牌型", "规则选项"]
+    assert headings == ["这种玩法怎么打", "计分实例", "计分牌型", "规则选项", "全部规则（按编号）"]
     for text in ("规则引擎", "<th>规则</th>", "<th>中文</th>", "<th>分值</th>", "<th>含义</th>"):
         assert text in content, text
     assert "Scoring patterns" not in content

@@ -268,7 +268,7 @@ def hit_value(hit: Any) -> str:
     numbers = {"value": value, "unit": unit(unit_key), "count": count}
     if count > 1:
         return _("×%(count)s: +%(value)s %(unit)s") % numbers
-    return _("+%(value)s %(unit)s") % numbers
+    return f"+{value} {numbers['unit']}"
 
 
 @register.filter
