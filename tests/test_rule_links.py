@@ -181,8 +181,8 @@ def test_the_contract_example_is_what_the_engine_settles() -> None:
     # West wins (JX-10.3): East and South ×2 = 8 each, North 0 → West +16.
     assert settlement.jiaxing_score(1, 2, 1) == 4
     inside, outside = rules_guide.contract_examples()
-    assert inside.multipliers == [5, 0, 2, 0] and inside.deltas == [-20, 28, -8, 0]
-    assert outside.multipliers == [2, 2, 0, 0] and outside.deltas == [-8, -8, 16, 0]
+    assert inside.multipliers == [5, None, 2, 0] and inside.deltas == [-20, 28, -8, 0]
+    assert outside.multipliers == [2, 2, None, 0] and outside.deltas == [-8, -8, 16, 0]
     assert settlement.jiaxing_win_deltas(1, 4, contracts=[(0, 1)], gave_up=[3]) == inside.deltas
 
 

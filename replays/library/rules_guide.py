@@ -140,7 +140,7 @@ class SettledExample:
     key: str
     winds: list[str]
     deltas: list[int]
-    multipliers: list[int] | None = None
+    multipliers: list[int | None] | None = None  # None: the winner, who pays nothing
     house: int = 0  # what leaves the table for the house (a fee, a leaver's charge)
 
 
@@ -161,7 +161,9 @@ def contract_examples() -> list[SettledExample]:
                                                 gave_up=CONTRACT_GAVE_UP)
         multipliers = settlement.jiaxing_multipliers(winner, contracts=CONTRACT_PAIRS,
                                                      gave_up=CONTRACT_GAVE_UP)
-        found.append(SettledExample(key, list(WINDS), settlement.deltas_of(lines), multipliers))
+        shown: list[int | None] = [None if seat == winner else times
+                                   for seat, times in enumerate(multipliers)]
+        found.append(SettledExample(key, list(WINDS), settlement.deltas_of(lines), shown))
     return found
 
 
