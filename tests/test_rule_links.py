@@ -107,6 +107,17 @@ def hrefs(content: str) -> list[str]:
     return [html.unescape(h) for h in re.findall(r'href="(/rules/[a-z]+/#[^"]+)"', content)]
 
 
+def bare_ids(content: str) -> list[str]:
+    """The rule ids a page shows as plain text: outside links, outside a section's label (which
+    sits beside the section's own anchor) and outside buttons and options (text only)."""
+    main = content.split("<main", 1)[-1]
+    for markup in (r"<script.*?</script>", r"<a\s[^>]*>.*?</a>", r"<option[^>]*>.*?</option>",
+                   r"<button[^>]*>.*?</button>",
+                   r'<span class="pattern-id">[^<]*</span>'):
+        main = re.sub(markup, "", main, flags=re.S)
+    return CODE_ID.findall(re.sub(r"<[^>]+>", " ", main))
+
+
 class Crawl:
     """Pages fetched by a client, and the rules pages their links point to, kept."""
 
@@ -115,6 +126,7 @@ class Crawl:
         self.targets: dict[tuple[str, str], set[str]] = {}
         self.links = 0
         self.seen: set[str] = set()
+        self.bare: dict[str, list[str]] = {}
 
     def get(self, url: str, **headers: str) -> str:
         response = self.client.get(url, **headers)  # type: ignore[arg-type]
@@ -130,6 +142,7 @@ class Crawl:
             assert anchor in self.targets[key], f"{where}: {link} has no anchor"
             self.links += 1
             self.seen.add(anchor)
+        self.bare[where] = bare_ids(content)
         own = set(re.findall(r'\sid="([^"]+)"', content))
         for anchor in re.findall(r'href="#([^"]+)"', content):
             if CODE_ID.fullmatch(anchor.split("-2")[0]) or anchor.startswith(("JX-", "PT-", "SC-")):
@@ -166,6 +179,10 @@ def test_every_rule_link_on_the_sites_pages_has_its_anchor(db: None, client: Cli
                 assert "settlement-table" in answer.content.decode()
                 crawl.check(f"answer {puzzle.public_id}", answer.content.decode(), **headers)
     crawl.check("bots", crawl.get("/bots/", **headers), **headers)
+    for url in ("/play/", "/puzzles/train/", "/puzzles/daily/"):
+        crawl.check(url, crawl.get(url, **headers), **headers)
+    # every rule id shown is a link (issue 27)
+    assert {where: ids for where, ids in crawl.bare.items() if ids} == {}
     # settlement lines (SC-6.x, JX-10.x, PT-7.x) and the rules pages' own links were among them
     assert crawl.links > 200
     assert {"SC-6.1", "SC-6.3", "SC-6.4b", "SC-6.4c", "PT-7.2", "PT-7.4", "JX-9",

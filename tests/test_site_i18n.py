@@ -305,8 +305,13 @@ def solve(client: Client, puzzle: Puzzle) -> str:
     return response.content.decode()
 
 
+def unlinked(content: str) -> str:
+    """A page with its rule-id links (issue 27) read as the ids they show."""
+    return re.sub(r'<a class="rule-link" href="[^"]*">([^<]*)</a>', r"\1", content)
+
+
 def test_it_shows_the_chinese_daily_puzzle(monday: dt.date, client: Client) -> None:
-    content = page(client, "/puzzles/daily/?variant=jiaxing", **ZH)
+    content = unlinked(page(client, "/puzzles/daily/?variant=jiaxing", **ZH))
     for text in ZH_NAV:
         assert text in content
     assert ">每日一题</a>" in content
@@ -332,7 +337,7 @@ def test_it_shows_the_chinese_daily_puzzle(monday: dt.date, client: Client) -> N
 def test_it_shows_each_variants_puzzle_labels_in_chinese(monday: dt.date, client: Client,
                                                          variant: str,
                                                          labels: tuple[str, ...]) -> None:
-    content = page(client, f"/puzzles/daily/?variant={variant}", **ZH)
+    content = unlinked(page(client, f"/puzzles/daily/?variant={variant}", **ZH))
     assert h1(content) == "这手牌和什么？"
     for text in labels:
         assert text in content, text

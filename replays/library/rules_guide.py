@@ -18,7 +18,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.core import settlement
@@ -298,20 +298,40 @@ def rule_href(rule: str, variant: str | None = None) -> str:
     return _rule_target(rule) or f"{reverse('rules', args=[variant or 'jiaxing'])}#guide"
 
 
+# Left as they are in safe markup: links, and elements whose text can't hold a link.
+_MARKUP = re.compile(r"(<a\b.*?</a>|<script\b.*?</script>|<textarea\b.*?</textarea>"
+                     r"|<button\b.*?</button>|<select\b.*?</select>|<[^>]+>)", re.S)
+
+
 def link_rules_anywhere(text: str, variant: str | None = None) -> SafeString:
     """Text with each rule id linked to the rules page that has it (its own anchor or its
-    nearest section's), whichever variant's page that is; an id no page has stays text."""
-    pieces = RULE_ID.split(str(text))
-    out = []
+    nearest section's), whichever variant's page that is; an id no page has stays text.
+
+    Markup already safe (a rendered block) keeps its tags and links as they are: only the
+    ids in its text become links.
+
+    >>> str(link_rules_anywhere(mark_safe("Pick <strong>every</strong> tile (JX-5.1)")))
+    'Pick <strong>every</strong> tile (<a class="rule-link" href="/rules/jiaxing/#JX-5.1">JX-5.1</a>)'
+    """
+    if isinstance(text, SafeData):
+        return mark_safe("".join(  # noqa: S308 - the markup was safe, the links are built safe
+            piece if index % 2 else _link_ids(piece, variant, escape=False)
+            for index, piece in enumerate(_MARKUP.split(str(text)))))
+    return _link_ids(str(text), variant, escape=True)
+
+
+def _link_ids(text: str, variant: str | None, escape: bool) -> SafeString:
+    pieces = RULE_ID.split(text)
+    out: list[str] = []
     for index, piece in enumerate(pieces):
         target = None
         if index % 2:
             target = rule_href(piece, variant) if variant else _rule_target(piece)
-        if target is None:
-            out.append(format_html("{}", piece))
-        else:
+        if target is not None:
             out.append(format_html('<a class="rule-link" href="{}">{}</a>', target, piece))
-    return mark_safe("".join(out))  # noqa: S308 - each piece escaped above
+        else:
+            out.append(format_html("{}", piece) if escape else piece)
+    return mark_safe("".join(out))  # noqa: S308 - each piece escaped above, or safe already
 
 
 def _rule_target(rule: str) -> str | None:
