@@ -57,8 +57,11 @@ def test_it_asks_first_and_says_what_leaving_costs(client: Client, variant: str,
     assert f'href="/play/{pid}/leave"' in table and "Leave this match" in table
     page = client.get(f"/play/{pid}/leave")
     assert page.status_code == 200
-    text = text_of(page.content.decode())
+    text = text_of(page.content.decode()).replace(" : ", ": ")  # the rule id is a link
     assert "Leave this match?" in text and says in text
+    rule = says.split(":", 1)[0]
+    if rule.startswith(("JX-", "SC-")):  # issue 27: the leave terms link their rule's anchor
+        assert f'href="/rules/{variant}/#{rule}"' in page.content.decode()
     assert "No further hand is dealt." in text
     if variant == "sichuan":
         assert "(in this match 2, and at least 0)" in text

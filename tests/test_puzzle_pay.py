@@ -177,7 +177,9 @@ def test_it_asks_what_the_variant_counts_and_shows_the_table(client: Client,
         for name in VARIANTS[variant].PAY_ASKS:
             assert f'name="{name}"' in markup
         assert 'name="collects"' in markup
-        assert VARIANTS[variant].PAY_RULE in text
+        assert VARIANTS[variant].PAY_RULE in text.replace(" ,", ",")  # each id a link
+        for rule in VARIANTS[variant].PAY_RULE.split(", "):  # issue 27: to its own anchor
+            assert f'href="/rules/{variant}/#{rule}">{rule}</a>' in markup
         assert "(you)" in text
         win_tile = puzzle.position["position"]["win_tile"]
         assert 'class="tiles win-tile"' in markup and f'data-tile="{win_tile}"' in markup

@@ -101,7 +101,7 @@ class Putian(Variant):
         PatternDef("PT-6", "白板", "laid-out whites", "points", 1, "all four: 5", key="whites"),
         PatternDef("PT-6", "暗杠", "concealed kong", "points", 2, key="kong"),
         PatternDef("PT-7.1", "连庄", "dealer streak base", "points", None,
-                   "base 1; the dealer's n-th hand in a row: n + 1"),
+                   "base 1; the dealer's 2nd hand in a row: 3, the 3rd: 4, … (PT-7.1)"),
     )
 
     @classmethod

@@ -18,7 +18,7 @@ from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.core import settlement
@@ -26,6 +26,7 @@ from games.core.tiles import WINDS, parse_tiles
 from games.core.variant import Score
 from games.variants.positions import read_position
 from games.variants.registry import VARIANTS
+from replays.library.rule_book import book
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,66 @@ def examples(variant: str) -> list[Example]:
     return found
 
 
+@dataclass(frozen=True)
+class SettledExample:
+    """A contract or a leaving, settled by the engine: each seat's wind, what it pays or
+    receives (and, for a contract, how many times the score it pays)."""
+
+    key: str
+    winds: list[str]
+    deltas: list[int]
+    multipliers: list[int | None] | None = None  # None: the winner, who pays nothing
+    house: int = 0  # what leaves the table for the house (a fee, a leaver's charge)
+
+
+# Jiaxing contracts (JX-9, JX-10.2, JX-10.3): East and South are in a contract (South claimed
+# three of East's discards), West persists and North gives up; the winner's score is
+# base 1 × 2 tai × 2¹ = 4. The page's prose states these numbers, worked by hand.
+CONTRACT_PAIRS = [(0, 1)]
+CONTRACT_GAVE_UP = [3]
+CONTRACT_SCORE = (1, 2, 1)  # base, tai, fan
+
+
+def contract_examples() -> list[SettledExample]:
+    """The contract's two cases: the winner in the contract (South), and not (West)."""
+    base, tai, fan = CONTRACT_SCORE
+    found = []
+    for key, winner in (("in", 1), ("out", 2)):
+        lines = settlement.jiaxing_win_payments(winner, base, tai, fan, contracts=CONTRACT_PAIRS,
+                                                gave_up=CONTRACT_GAVE_UP)
+        multipliers = settlement.jiaxing_multipliers(winner, contracts=CONTRACT_PAIRS,
+                                                     gave_up=CONTRACT_GAVE_UP)
+        shown: list[int | None] = [None if seat == winner else times
+                                   for seat, times in enumerate(multipliers)]
+        found.append(SettledExample(key, list(WINDS), settlement.deltas_of(lines), shown))
+    return found
+
+
+def _jiaxing_leave() -> SettledExample:
+    # North leaves mid-hand with 500 silver; the fee is 50 and the escape penalty 100.
+    deltas = settlement.jiaxing_leave_deltas(3, [500, 500, 500, 500], 50, 100)
+    return SettledExample("jiaxing", list(WINDS), deltas, house=-sum(deltas))
+
+
+def _sichuan_leave() -> SettledExample:
+    # North leaves, not ready; East (best wait 4 points) and South (2) are ready, West is not;
+    # the cap is 4 fan = 8 points, X = 1, no minimum.
+    lines = settlement.sichuan_leave_payments(3, {0: 4, 1: 2, 2: 0}, cap_points=8)
+    house = settlement.house_of(lines)
+    deltas = [d - h for d, h in zip(settlement.deltas_of(lines), house, strict=True)]
+    return SettledExample("sichuan", list(WINDS), deltas, house=sum(house))
+
+
+LEAVING: dict[str, Callable[[], SettledExample]] = {
+    "jiaxing": _jiaxing_leave, "sichuan": _sichuan_leave}
+
+
+def leave_example(variant: str) -> SettledExample | None:
+    """The variant's leaving, settled by the engine (None where leaving costs nothing)."""
+    make = LEAVING.get(variant)
+    return make() if make else None
+
+
 def unique_anchors(ids: Iterable[str]) -> list[str]:
     """One anchor per row: a rule id, then ``-2``, ``-3`` … where the id repeats.
 
@@ -145,7 +206,7 @@ def unique_anchors(ids: Iterable[str]) -> list[str]:
     return anchors
 
 
-RULE_ID = re.compile(r"\b((?:JX|PT|SC|C)-\d+(?:\.\d+)*)\b")
+RULE_ID = re.compile(r"\b((?:JX|PT|SC|C)-(?:\d+(?:\.\d+)*[a-c]?|H\d*))\b")
 
 
 def anchor_for(rule: str, anchors: frozenset[str]) -> str:
@@ -154,8 +215,13 @@ def anchor_for(rule: str, anchors: frozenset[str]) -> str:
 
     >>> anchor_for("PT-7.2", frozenset({"PT-7"})), anchor_for("SC-9", frozenset())
     ('PT-7', 'guide')
+    >>> anchor_for("SC-6.4b", frozenset({"SC-6.4"}))
+    'SC-6.4'
+
     """
-    parts = rule.split(".")
+    if rule in anchors:
+        return rule
+    parts = rule.rstrip("abc").split(".")  # SC-6.4a → SC-6.4 → SC-6
     while parts:
         candidate = ".".join(parts)
         if candidate in anchors:
@@ -165,41 +231,112 @@ def anchor_for(rule: str, anchors: frozenset[str]) -> str:
 
 
 def link_rule_ids(text: str, anchors: frozenset[str], base: str = "") -> SafeString:
-    """Text with every rule id in it made a link to its anchor (escaped otherwise)."""
+    """Text with every rule id in it made a link to its anchor (escaped otherwise): on this
+    page where it has one, else on the rules page that has it (SC-3 cites JX-2.2)."""
     pieces = RULE_ID.split(str(text))
     out = []
     for index, piece in enumerate(pieces):
         if index % 2:
-            out.append(format_html('<a class="rule-link" href="{}#{}">{}</a>', base,
-                                   anchor_for(piece, anchors), piece))
+            anchor = anchor_for(piece, anchors)
+            target = _rule_target(piece) if anchor == "guide" else None
+            out.append(format_html('<a class="rule-link" href="{}">{}</a>',
+                                   target or f"{base}#{anchor}", piece))
         else:
             out.append(format_html("{}", piece))
     return mark_safe("".join(out))  # noqa: S308 - each piece escaped above
 
 
-def rule_anchors(variant: str) -> frozenset[str]:
-    """The anchors of a variant's rules page: one per pattern row and the guide's sections."""
+def prefixes() -> dict[str, str]:
+    """Each variant's rule-id prefix (from its own pattern table), to its name.
+
+    >>> sorted(prefixes())
+    ['JX', 'PT', 'SC']
+    """
+    return {next(iter(cls.PATTERNS.values())).id.split("-")[0]: name
+            for name, cls in VARIANTS.items()}
+
+
+def placed_anchors(variant: str) -> frozenset[str]:
+    """The anchors a variant's page has outside its rule book: one per pattern row and the
+    guide's sections (the contract and leaving explanations among them)."""
     patterns = VARIANTS[variant].PATTERNS.values()
     return (frozenset(unique_anchors(p.id for p in patterns))
             | guide_sections(f"library/guide/{variant}.html"))
 
 
-def link_rules_anywhere(text: str) -> SafeString:
+def book_entries(variant: str) -> list[tuple[str, str, bool]]:
+    """The variant's rule book: each id, its statement and whether the book holds its anchor
+    (an id with a pattern row or a guide section keeps its anchor there)."""
+    prefix = {name: pre for pre, name in prefixes().items()}[variant]
+    placed = placed_anchors(variant)
+    return [(rule, str(text), rule not in placed) for rule, text in book(prefix)]
+
+
+@functools.cache
+def rule_anchors(variant: str) -> frozenset[str]:
+    """The anchors of a variant's rules page: its pattern rows, its guide's sections and every
+    other rule id of its book (the common ground's included)."""
+    prefix = {name: pre for pre, name in prefixes().items()}[variant]
+    return placed_anchors(variant) | frozenset(rule for rule, _ in book(prefix))
+
+
+def rule_href(rule: str, variant: str | None = None) -> str:
+    """The address of a rule id's anchor: on the page of the variant its prefix names, the
+    given variant's page for a common id (C-6), else wherever a page has it; the variant's
+    guide when no page does.
+
+    >>> rule_href("SC-6.4", "sichuan"), rule_href("C-6", "putian")
+    ('/rules/sichuan/#SC-6.4', '/rules/putian/#C-6')
+    >>> rule_href("JX-10.2", "sichuan")
+    '/rules/jiaxing/#JX-10.2'
+    """
+    owner = prefixes().get(rule.split("-")[0], variant)
+    if owner in VARIANTS:
+        anchor = anchor_for(rule, rule_anchors(owner))
+        if anchor != "guide" or variant == owner:
+            return f"{reverse('rules', args=[owner])}#{anchor}"
+    return _rule_target(rule) or f"{reverse('rules', args=[variant or 'jiaxing'])}#guide"
+
+
+# Left as they are in safe markup: links, and elements whose text can't hold a link.
+_MARKUP = re.compile(r"(<a\b.*?</a>|<script\b.*?</script>|<textarea\b.*?</textarea>"
+                     r"|<button\b.*?</button>|<select\b.*?</select>|<[^>]+>)", re.S)
+
+
+def link_rules_anywhere(text: str, variant: str | None = None) -> SafeString:
     """Text with each rule id linked to the rules page that has it (its own anchor or its
-    nearest section's), whichever variant's page that is; an id no page has stays text."""
-    pieces = RULE_ID.split(str(text))
-    out = []
+    nearest section's), whichever variant's page that is; an id no page has stays text.
+
+    Markup already safe (a rendered block) keeps its tags and links as they are: only the
+    ids in its text become links.
+
+    >>> str(link_rules_anywhere(mark_safe("Pick <strong>every</strong> tile (JX-5.1)")))
+    'Pick <strong>every</strong> tile (<a class="rule-link" href="/rules/jiaxing/#JX-5.1">JX-5.1</a>)'
+    """
+    if isinstance(text, SafeData):
+        return mark_safe("".join(  # noqa: S308 - the markup was safe, the links are built safe
+            piece if index % 2 else _link_ids(piece, variant, escape=False)
+            for index, piece in enumerate(_MARKUP.split(str(text)))))
+    return _link_ids(str(text), variant, escape=True)
+
+
+def _link_ids(text: str, variant: str | None, escape: bool) -> SafeString:
+    pieces = RULE_ID.split(text)
+    out: list[str] = []
     for index, piece in enumerate(pieces):
-        target = _rule_target(piece) if index % 2 else None
-        if target is None:
-            out.append(format_html("{}", piece))
-        else:
+        target = None
+        if index % 2:
+            target = rule_href(piece, variant) if variant else _rule_target(piece)
+        if target is not None:
             out.append(format_html('<a class="rule-link" href="{}">{}</a>', target, piece))
-    return mark_safe("".join(out))  # noqa: S308 - each piece escaped above
+        else:
+            out.append(format_html("{}", piece) if escape else piece)
+    return mark_safe("".join(out))  # noqa: S308 - each piece escaped above, or safe already
 
 
 def _rule_target(rule: str) -> str | None:
-    for variant in VARIANTS:
+    owner = prefixes().get(rule.split("-")[0])
+    for variant in ([owner] if owner else []) + [v for v in VARIANTS if v != owner]:
         anchor = anchor_for(rule, rule_anchors(variant))
         if anchor != "guide":
             return f"{reverse('rules', args=[variant])}#{anchor}"

@@ -33,7 +33,14 @@ from replays.annotation.tasks import waiting_for_broker
 from replays.annotation.views import values_context
 from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.library.overview import hand_rows, totals_chart
-from replays.library.rules_guide import examples, rule_anchors, unique_anchors
+from replays.library.rules_guide import (
+    book_entries,
+    contract_examples,
+    examples,
+    leave_example,
+    rule_anchors,
+    unique_anchors,
+)
 from replays.matches.board import board_at, replayed_match
 from replays.matches.danger import danger_at
 from replays.matches.engine_refusals import from_json
@@ -416,7 +423,8 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
     guide = f"library/guide/{variant}.html"
     return render(request, "library/rules.html", {
         "variant": cls, "rows": rows, "anchors": rule_anchors(variant),
-        "guide": guide, "examples": examples(variant),
+        "guide": guide, "examples": examples(variant), "book": book_entries(variant),
+        "contracts": contract_examples(), "leaving": leave_example(variant),
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values()),
         "wildcard_name": wildcard_name(cls)})
 

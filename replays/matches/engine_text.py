@@ -20,8 +20,8 @@ CATALOGUE: dict[str, Promise] = {
     "each loser pays 100": _("each loser pays 100"),
     "a white that is gold: 2": _("a white that is gold: 2"),
     "all four: 5": _("all four: 5"),
-    "base 1; the dealer's n-th hand in a row: n + 1":
-        _("base 1; the dealer's n-th hand in a row: n + 1"),
+    "base 1; the dealer's 2nd hand in a row: 3, the 3rd: 4, … (PT-7.1)":
+        _("base 1; the dealer's 2nd hand in a row: 3, the 3rd: 4, … (PT-7.1)"),
     "its four is not also a 根": _("its four is not also a 根"),
     # options' choices (their values are the engine's names)
     "indicator_next": _("the indicator's next kind (JX-4)"),

@@ -221,6 +221,57 @@ def rule_links(text: str, anchors: frozenset[str]) -> SafeString:
 
 
 @register.filter
+def book_anchor(rule: str, anchors: frozenset[str]) -> str:
+    """The anchor a rule id of the rule book links to: its own, or its row's or section's."""
+    from replays.library.rules_guide import anchor_for
+
+    return anchor_for(rule, anchors)
+
+
+@register.filter
+def rule_href(rule: str, variant: str | None = None) -> str:
+    """The address of a rule id on the rules pages (the variant's page for a common id):
+    always an anchor the page has (``rules_guide.rule_href``)."""
+    from replays.library.rules_guide import rule_href as href
+
+    return href(str(rule), str(variant) if variant else None)
+
+
+@register.filter
+def rule_links_to(text: str, variant: str | None = None) -> SafeString:
+    """Every rule id in a sentence a link to its anchor on the rules pages (a common id such as
+    C-6 to the given variant's page)."""
+    from replays.library.rules_guide import link_rules_anywhere
+
+    return link_rules_anywhere(str(text), str(variant) if variant else None)
+
+
+@register.filter
+def hit_value(hit: Any) -> str:
+    """What a pattern adds to a win, with how many times it counts: ``+2 tai``, and for a
+    pattern counted several times the count first and the total after (``×2: +2 fan`` for two
+    根 of 1 fan each; ``×4: +5 points`` for four laid-out whites), never a count that reads as
+    a multiplier of the total. Nothing for a pattern that adds nothing by itself (天胡).
+
+    >>> hit_value({"id": "SC-5.14", "fan": 2, "count": 2})
+    '×2: +2 fan'
+    >>> hit_value({"id": "JX-6.5", "tai": 1}), hit_value({"id": "PT-5.4", "points": 0})
+    ('+1 tai', '')
+    """
+    if isinstance(hit, dict):
+        unit_key = next((k for k in ("tai", "fan", "points") if k in hit), "points")
+        value, count = int(hit.get(unit_key) or 0), int(hit.get("count") or 1)
+    else:
+        unit_key, value, count = hit.pattern.unit, hit.value, hit.times
+    if not value:
+        return ""
+    numbers = {"value": value, "unit": unit(unit_key), "count": count}
+    if count > 1:
+        return _("×%(count)s: +%(value)s %(unit)s") % numbers
+    return f"+{value} {numbers['unit']}"
+
+
+@register.filter
 def engine_text(text: str) -> str:
     """A sentence of the engine's (a rule's note, an option's meaning, a refusal) in the
     reader's language, where the site's catalogue has it."""
