@@ -201,7 +201,7 @@ def test_it_rates_a_first_answer_and_serves_discards_in_training(
     client.post(f"/puzzles/{puzzle.public_id}/answer/", {"tile": puzzle.answer["runner_up"]})
     attempt = Attempt.objects.get(puzzle=puzzle, user=alice)
     assert not attempt.solved and RatingChange.objects.filter(attempt=attempt).exists()
-    markup = page(client.get("/puzzles/train/rated/?kind=discard&variant=sichuan"))
+    markup = page(client.get("/puzzles/train/rated/?kind=discard&variant=sichuan", follow=True))
     found = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert found.kind == "discard"
     response = client.post("/puzzles/train/start/", {"mode": "timed", "kind": "discard"})

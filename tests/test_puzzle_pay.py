@@ -240,7 +240,7 @@ def test_it_refuses_an_unreadable_count_with_a_clear_error(client: Client,
 def test_it_serves_pay_puzzles_in_the_rated_stream_and_runs(alice: Any,
                                                            pay: dict[str, Puzzle]) -> None:
     client = logged_in(alice)
-    markup = page(client.get("/puzzles/train/rated/?kind=pay&variant=putian"))
+    markup = page(client.get("/puzzles/train/rated/?kind=pay&variant=putian", follow=True))
     assert "How much does it pay?" in markup
     found = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert found.kind == "pay"

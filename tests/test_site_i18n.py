@@ -57,7 +57,7 @@ def last_step(match: Match) -> int:
 
 
 def page(client: Client, url: str, **headers: str) -> str:
-    response = client.get(url, **headers)
+    response = client.get(url, follow=True, **headers)
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
 

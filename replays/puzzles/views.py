@@ -46,7 +46,8 @@ def daily(request: HtmxHttpRequest) -> HttpResponse:
     variant = _variant_from(request)
     today = puzzles.puzzle_day()
     chosen = puzzles.daily(variant, today)
-    return _puzzle_page(request, chosen.puzzle, daily_day=today)
+    # Its own address: a reload (or a link shared) shows this puzzle, even after midnight.
+    return redirect(chosen.puzzle.get_absolute_url())
 
 
 @require_GET
