@@ -288,14 +288,14 @@ def test_streaks_count_dailies_answered_on_their_own_day(db: None, today: Any,
     second = solve_daily(MONDAY + dt.timedelta(days=1), MONDAY + dt.timedelta(days=1))
     assert (first.daily_day, second.daily_day) == (MONDAY, MONDAY + dt.timedelta(days=1))
     markup = page(client.get("/puzzles/me/"))
-    assert "Streak 2 (best 2)" in text_of(markup)
+    assert "Daily streak 2 (best 2)" in text_of(markup)
 
     # Wednesday's daily answered on Thursday, from the archive: no streak day.
     late = solve_daily(MONDAY + dt.timedelta(days=3), MONDAY + dt.timedelta(days=2))
     assert late.daily_day is None and late.solved
     progress = puzzles.progress(Attempt.objects.all(), MONDAY + dt.timedelta(days=3))
     assert (progress.streak, progress.best_streak) == (0, 2)
-    assert "Streak 0 (best 2)" in text_of(page(client.get("/puzzles/me/")))
+    assert "Daily streak 0 (best 2)" in text_of(page(client.get("/puzzles/me/")))
     # The page of an old daily still names its day.
     assert "Daily puzzle of 2026-12-02" in text_of(page(client.get(
         late.puzzle.get_absolute_url())))
@@ -573,7 +573,7 @@ def test_log_in_without_anonymous_answers_moves_nothing(client: Client, jiaxing:
 def test_the_progress_page_of_a_newcomer(db: None, today: Any, client: Client) -> None:
     markup = page(client.get("/puzzles/me/"))
     text = text_of(markup)
-    assert "Streak 0 (best 0)" in text and "Accuracy 0% (0/0)" in text and "Points 0" in text
+    assert "Daily streak 0 (best 0)" in text and "Accuracy 0% (0/0)" in text and "Points 0" in text
     assert "Level (JX-11) 1 · 待业 · 麻袋" in text
     assert "To the next level 100" in text
     ladder = re.search(r'<table class="rules-table ladder">.*?<tbody>(.*?)</tbody>', markup, re.S)
@@ -594,7 +594,7 @@ def test_the_progress_page_adds_up_points_accuracy_and_streak(client: Client, ji
     hers.post(answer_url(jiaxing), right_answer(jiaxing), headers=HTMX)  # 15, a daily
     hers.post(answer_url(hard), wrong_answer(hard), headers=HTMX)  # 0
     text = text_of(page(hers.get("/puzzles/me/")))
-    assert "Streak 1 (best 1)" in text
+    assert "Daily streak 1 (best 1)" in text
     assert "Accuracy 50% (1/2)" in text
     # The ladder (JX-11) counts the points won in play only: puzzle points don't move it.
     assert "Points 15" in text and "To the next level 100" in text
