@@ -289,6 +289,11 @@ def _choice_text(row: dict[str, Any]) -> str:
             "discarding %(tile)s leaves you ready on %(kinds)s kinds of tile with "
             "%(live)s copies left to draw: it wins %(win)s%% of the time, "
             "%(points)s points expected", numbers["kinds"]) % numbers
+    elif accepts.get("shanten", 1) > 1:
+        text = _("discarding %(tile)s leaves you %(away)s tiles from ready, %(kinds)s kinds "
+                 "of tile (%(live)s copies left) bringing you closer: it wins %(win)s%% of "
+                 "the time, %(points)s points expected") % {**numbers,
+                                                            "away": accepts["shanten"]}
     else:
         text = ngettext(
             "discarding %(tile)s leaves you a tile from ready, %(kinds)s kind of tile "
