@@ -300,3 +300,16 @@ def test_it_shows_every_pay_and_discard_answer_in_chinese(
             if english or codes:
                 problems.append((found.kind, english[:5], codes[:10]))
     assert not problems, problems
+
+
+def test_it_shows_the_dealer_streak_on_a_what_wins_puzzle_pt_7_1(db: None,
+                                                                 client: Client) -> None:
+    position = {**engine.generate("putian", 1, "streak-wins"), "dealer_streak": 2}
+    answer, _ = puzzles.answer_of(position)
+    plain, _ = puzzles.answer_of({k: v for k, v in position.items() if k != "dealer_streak"})
+    # The streak's base (PT-7.1: n = 2 before this hand, base 4) is in every wait's points.
+    assert [w["points"] for w in answer["waits"]] != [w["points"] for w in plain["waits"]]
+    found = stored("wins", "putian", position, answer, "streak-wins/test")
+    text = text_of(page(client.get(found.get_absolute_url())))
+    assert ("Dealer streak 连庄 (PT-7.1) the dealer's hand no. 3 in a row (2 dealt before this "
+            "one): base 4") in text

@@ -112,7 +112,6 @@ def pay_setup(found: Puzzle) -> dict[str, Any]:
         "win_tile": TileView(won_on, wild=won_on.kind in wild, winning=True)
         if won_on is not None else None,
         **_context(position),
-        **streak_context(position),
         "how": _how(table, position), "flags": flags, "seats": seats,
         "base": table.get("base", 1) if not position.dealer_streak
         else settlement.putian_base(position.dealer_streak),
@@ -226,7 +225,7 @@ def _context(position: Position) -> dict[str, Any]:
         else None,
         "void": "mps"[position.void] if position.void is not None else "",
         "has_flowers": variant.HAS_FLOWERS, "flowers": position.flowers,
-        **bank_context(position),
+        **bank_context(position), **streak_context(position),
     }
 
 

@@ -253,7 +253,7 @@ def _setup(found: Puzzle) -> dict[str, Any]:
         "has_flowers": variant.HAS_FLOWERS,
         "seen": len(position.seen),
         "ways": _ways(position),
-        **kinds.bank_context(position),
+        **kinds.bank_context(position), **kinds.streak_context(position),
     }
 
 
