@@ -304,7 +304,7 @@ def _choice_text(row: dict[str, Any]) -> str:
     dead = accepts.get("dead") or []
     if dead:
         text += _(" (dead: %(tiles)s — every copy is seen or in your hand)") % {
-            "tiles": pgettext("between tile names", " ").join(
+            "tiles": pgettext("between items of a list", ", ").join(
                 tile_name(t["tile"].code) for t in dead)}
     return text
 
