@@ -4,6 +4,8 @@ East, White in English), so that no page shows tile notation such as ``1z`` as w
 
 from __future__ import annotations
 
+import re
+
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -113,3 +115,33 @@ def wind_letter(letter: str) -> str:
     'N'
     """
     return str(_WIND_LETTERS.get(str(letter), letter))
+
+
+_CHINESE_NUMBERS = "一二三四五六七八九"
+_CHINESE_SUITS = {"万": "m", "萬": "m", "筒": "p", "饼": "p", "餅": "p", "条": "s", "條": "s",
+                  "索": "s"}
+_CHINESE_HONOURS = (("红中", "7z"), ("紅中", "7z"), ("发财", "6z"), ("發財", "6z"),
+                    ("白板", "5z"), ("东风", "1z"), ("南风", "2z"), ("西风", "3z"), ("北风", "4z"),
+                    ("東", "1z"), ("东", "1z"), ("南", "2z"), ("西", "3z"), ("北", "4z"),
+                    ("白", "5z"), ("发", "6z"), ("發", "6z"), ("中", "7z"))
+_CHINESE_SUITED = re.compile(r"([一二三四五六七八九1-9]+)([万萬筒饼餅条條索])")
+
+
+def notation_from_names(text: str) -> str:
+    """Tiles typed by their Chinese names (三筒 六筒 中, 三六筒, 东风) as notation, so the
+    answer field reads what a Chinese page shows; notation passes through unchanged.
+
+    >>> notation_from_names("三筒 六筒 中")
+    '3p 6p 7z'
+    >>> notation_from_names("三六饼, 红中 5s")
+    '36p , 7z 5s'
+    """
+    def suited(match: re.Match[str]) -> str:
+        digits = "".join(str(_CHINESE_NUMBERS.index(c) + 1) if c in _CHINESE_NUMBERS else c
+                         for c in match.group(1))
+        return f" {digits}{_CHINESE_SUITS[match.group(2)]} "
+
+    out = _CHINESE_SUITED.sub(suited, text)
+    for name, code in _CHINESE_HONOURS:
+        out = out.replace(name, f" {code} ")
+    return " ".join(out.split())

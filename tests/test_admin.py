@@ -274,7 +274,7 @@ def test_pin_as_today_and_tomorrow(client: Client, editor: Any, data: dict[str, 
         messages_of(response))
     pinned = DailyPuzzle.objects.get(day=today, variant=VARIANT)
     assert (pinned.puzzle, pinned.pinned_by) == (other, editor)
-    assert Client().get(f"/puzzles/daily/?variant={VARIANT}").content.decode().count(
+    assert Client().get(f"/puzzles/daily/?variant={VARIANT}", follow=True).content.decode().count(
         other.public_id) >= 1
 
     action(client, "puzzle", "pin_tomorrow", data["puzzle"])

@@ -201,11 +201,11 @@ def test_it_rates_a_first_answer_and_serves_discards_in_training(
     client.post(f"/puzzles/{puzzle.public_id}/answer/", {"tile": puzzle.answer["runner_up"]})
     attempt = Attempt.objects.get(puzzle=puzzle, user=alice)
     assert not attempt.solved and RatingChange.objects.filter(attempt=attempt).exists()
-    markup = page(client.get("/puzzles/train/rated/?kind=discard&variant=sichuan"))
+    markup = page(client.get("/puzzles/train/rated/?kind=discard&variant=sichuan", follow=True))
     found = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert found.kind == "discard"
     response = client.post("/puzzles/train/start/", {"mode": "timed", "kind": "discard"})
-    markup = page(client.get(response["Location"]))
+    markup = page(client.get(response["Location"], follow=True))
     current = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert current.kind == "discard"
     retry = page(client.post(f"/puzzles/train/missed/{puzzle.public_id}/",
@@ -220,17 +220,17 @@ def test_it_shows_the_last_discard_verdict_when_a_streak_ends(
     response = client.post("/puzzles/train/start/", {"mode": "streak", "kind": "discard",
                                                      "variant": "jiaxing"})
     url = response["Location"]
-    markup = page(client.get(url))
+    markup = page(client.get(url, follow=True))
     found = re.search(r'data-puzzle="([^"]+)"', markup)
     assert found
     puzzle = Puzzle.objects.get(public_id=found.group(1))
     assert puzzle.kind == "discard"
     client.post(url + "answer/", {"tile": puzzle.answer["runner_up"], **run_fields(markup)})
-    shown = text_of(page(client.get(url)))
+    shown = text_of(page(client.get(url, follow=True)))
     assert "Streak over: 0 puzzles solved." in shown
     assert "Your discard" in shown and "Best discard" in shown
     assert "Best wait" not in shown and "Every winning tile" not in shown
-    assert '<table class="waits-table discard-table">' in page(client.get(url))
+    assert '<table class="waits-table discard-table">' in page(client.get(url, follow=True))
 
 
 @pytest.mark.django_db(transaction=True)

@@ -156,7 +156,7 @@ def test_the_stream_serves_unanswered_puzzles_near_the_players_rating(
     Puzzle.objects.filter(pk=near.pk).update(rating=1560)
     Puzzle.objects.filter(pk=far.pk).update(rating=2300)
     hers = logged_in(alice)
-    markup = page(hers.get("/puzzles/train/rated/?variant=sichuan"))
+    markup = page(hers.get("/puzzles/train/rated/?variant=sichuan", follow=True))
     assert f'data-puzzle="{near.public_id}"' in markup
     assert "Rated puzzles" in text_of(markup) and "puzzle rating 1560" in text_of(markup)
     assert '<input type="hidden" name="next" value="/puzzles/train/rated/?variant=sichuan">' \
@@ -167,7 +167,7 @@ def test_the_stream_serves_unanswered_puzzles_near_the_players_rating(
     assert 'href="/puzzles/train/rated/?variant=sichuan">Next puzzle</a>' in page(response)
     assert Attempt.objects.get(user=alice).mode == "rated"
     # Answered: the stream never serves it again (the far one, or a generated one, next).
-    again = page(hers.get("/puzzles/train/rated/?variant=sichuan"))
+    again = page(hers.get("/puzzles/train/rated/?variant=sichuan", follow=True))
     assert f'data-puzzle="{near.public_id}"' not in again
 
 
@@ -192,19 +192,19 @@ def test_the_next_link_only_leads_to_training_pages(easy: Puzzle, alice: Any,
 
 def test_the_stream_practises_a_theme_generating_puzzles_that_show_it(
         db: None, client: Client) -> None:
-    markup = page(client.get("/puzzles/train/rated/?variant=sichuan&theme=void"))
+    markup = page(client.get("/puzzles/train/rated/?variant=sichuan&theme=void", follow=True))
     served = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"',
                                                     markup).group(1))  # type: ignore[union-attr]
     assert served.variant == "sichuan" and "void" in served.themes
-    markup = page(client.get("/puzzles/train/rated/?variant=jiaxing&theme=pure_suit"))
+    markup = page(client.get("/puzzles/train/rated/?variant=jiaxing&theme=pure_suit", follow=True))
     served = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"',
                                                     markup).group(1))  # type: ignore[union-attr]
     assert served.variant == "jiaxing" and "pure_suit" in served.themes
-    assert client.get("/puzzles/train/rated/?theme=nope").status_code == 404
+    assert client.get("/puzzles/train/rated/?theme=nope", follow=True).status_code == 404
 
 
 def test_a_theme_the_variant_never_shows_is_a_clear_404(db: None, client: Client) -> None:
-    response = client.get("/puzzles/train/rated/?variant=jiaxing&theme=void")
+    response = client.get("/puzzles/train/rated/?variant=jiaxing&theme=void", follow=True)
     assert response.status_code == 404
     assert "no void puzzle left for jiaxing" in response.content.decode()
 
@@ -219,7 +219,7 @@ def start(client: Client, mode: str, variant: str = "sichuan") -> str:
 
 
 def current(client: Client, url: str) -> Puzzle:
-    found = re.search(r'data-puzzle="([^"]+)"', page(client.get(url)))
+    found = re.search(r'data-puzzle="([^"]+)"', page(client.get(url, follow=True)))
     assert found
     return Puzzle.objects.get(public_id=found.group(1))
 
@@ -227,7 +227,7 @@ def current(client: Client, url: str) -> Puzzle:
 def bound(client: Client, url: str) -> dict[str, str]:
     """The run page's hidden fields naming what its answer form answers: the puzzle shown
     and the run's step."""
-    return run_fields(page(client.get(url)))
+    return run_fields(page(client.get(url, follow=True)))
 
 
 def run_fields(markup: str) -> dict[str, str]:
@@ -265,7 +265,7 @@ def test_a_timed_run_is_timed_by_the_server(db: None, alice: Any) -> None:
     run = TrainingRun.objects.get()
     assert run.ends_at is not None
     assert 179 <= (run.ends_at - run.started_at).total_seconds() <= 181
-    shown = text_of(page(hers.get(url)))
+    shown = text_of(page(hers.get(url, follow=True)))
     assert "Time left 2:59" in shown or "Time left 3:00" in shown
     first = current(hers, url)
     page(hers.post(url + "answer/", right(first) | bound(hers, url), headers=HTMX))
@@ -276,7 +276,7 @@ def test_a_timed_run_is_timed_by_the_server(db: None, alice: Any) -> None:
     refused = hers.post(url + "answer/", right(second) | fields, headers=HTMX)
     assert refused.status_code == 409
     assert not Attempt.objects.filter(puzzle=second).exists()
-    markup = page(hers.get(url))
+    markup = page(hers.get(url, follow=True))
     assert "Time! 1 puzzle solved." in text_of(markup)
     assert "Best 1" in text_of(markup)
 
@@ -285,8 +285,9 @@ def test_a_run_without_javascript_redirects_back_to_its_page(db: None, client: C
     url = start(client, "streak", "jiaxing")
     first = current(client, url)
     response = client.post(url + "answer/", right(first) | bound(client, url))
-    assert response.status_code == 302 and response["Location"] == url
-    assert "Solved 1" in text_of(page(client.get(url)))
+    assert response.status_code == 302
+    assert response["Location"] == f"{url}?puzzle={current(client, url).public_id}"
+    assert "Solved 1" in text_of(page(client.get(url, follow=True)))
 
 
 def test_a_run_is_its_players_alone(db: None, alice: Any, bob: Any, client: Client) -> None:
@@ -386,7 +387,7 @@ def test_retrying_a_miss_is_practice_and_solving_it_clears_it(easy: Puzzle, hard
     assert f"/puzzles/train/missed/{easy.public_id}/" in listing
     assert f"/puzzles/train/missed/{hard.public_id}/" in listing
     url = f"/puzzles/train/missed/{easy.public_id}/"
-    assert "Practice only" in text_of(page(hers.get(url)))
+    assert "Practice only" in text_of(page(hers.get(url, follow=True)))
     markup = page(hers.post(url, wrong(easy), headers=HTMX))
     assert "Not quite." in text_of(markup)
     markup = page(hers.post(url, right(easy), headers=HTMX))
@@ -420,13 +421,13 @@ def test_every_training_page_reads_as_chinese(easy: Puzzle, alice: Any) -> None:
             "/puzzles/me/", "/puzzles/leaderboard/"]
     problems = []
     for url in urls:
-        text = visible(page(hers.get(url, **ZH)))  # type: ignore[arg-type]
+        text = visible(page(hers.get(url, follow=True, **ZH)))  # type: ignore[arg-type]
         english = [s for s in sentences if s in text]
         codes = sorted(set(TILE_CODE.findall(text)))
         if english or codes:
             problems.append((url, english[:5], codes[:10]))
     assert not problems, problems
-    assert "连胜" in visible(page(hers.get(streak, **ZH)))  # type: ignore[arg-type]
+    assert "连胜" in visible(page(hers.get(streak, follow=True, **ZH)))  # type: ignore[arg-type]
 
 
 # -- sources ----------------------------------------------------------------------------
@@ -494,7 +495,7 @@ def test_the_ways_of_winning_are_themes_to_practise(db: None, client: Client, th
     assert f'href="/puzzles/train/rated/?variant={variant}&amp;theme={theme}"' in markup \
         or f'href="/puzzles/train/rated/?theme={theme}' in markup
     assert BY_KEY[theme].chinese in text_of(markup)
-    served = page(client.get(f"/puzzles/train/rated/?variant={variant}&theme={theme}"))
+    served = page(client.get(f"/puzzles/train/rated/?variant={variant}&theme={theme}", follow=True))
     found = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"',
                                                    served).group(1))  # type: ignore[union-attr]
     assert theme in found.themes and found.variant == variant

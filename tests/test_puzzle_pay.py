@@ -242,17 +242,17 @@ def test_it_refuses_an_unreadable_count_with_a_clear_error(client: Client,
 def test_it_serves_pay_puzzles_in_the_rated_stream_and_runs(alice: Any,
                                                            pay: dict[str, Puzzle]) -> None:
     client = logged_in(alice)
-    markup = page(client.get("/puzzles/train/rated/?kind=pay&variant=putian"))
+    markup = page(client.get("/puzzles/train/rated/?kind=pay&variant=putian", follow=True))
     assert "How much does it pay?" in markup
     found = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert found.kind == "pay"
     response = client.post("/puzzles/train/start/", {"mode": "streak", "kind": "pay"})
     run_url = response["Location"]
-    markup = page(client.get(run_url))
+    markup = page(client.get(run_url, follow=True))
     current = Puzzle.objects.get(public_id=re.search(r'data-puzzle="([^"]+)"', markup).group(1))
     assert current.kind == "pay"
     client.post(run_url + "answer/", right(current) | run_fields(markup))
-    markup = page(client.get(run_url))
+    markup = page(client.get(run_url, follow=True))
     assert "Last puzzle solved" in markup and "settlement-table" in markup
     hub = page(client.get("/puzzles/train/?kind=pay"))
     assert "How much does it pay?" in hub

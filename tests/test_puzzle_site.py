@@ -152,14 +152,14 @@ def test_it_gives_everyone_the_same_daily_puzzle(db: None, today: Any, client: C
                                                  alice: Any) -> None:
     alices = logged_in(alice)
     for variant in VARIANTS:
-        anonymous = puzzle_id(page(client.get(f"/puzzles/daily/?variant={variant}")))
-        hers = puzzle_id(page(alices.get(f"/puzzles/daily/?variant={variant}")))
+        anonymous = puzzle_id(page(client.get(f"/puzzles/daily/?variant={variant}", follow=True)))
+        hers = puzzle_id(page(alices.get(f"/puzzles/daily/?variant={variant}", follow=True)))
         assert anonymous == hers
         stored = DailyPuzzle.objects.get(day=MONDAY, variant=variant).puzzle
         assert stored.public_id == anonymous and stored.variant == variant
     assert DailyPuzzle.objects.count() == 3
     # The default variant is Jiaxing.
-    assert puzzle_id(page(client.get("/puzzles/daily/"))) == DailyPuzzle.objects.get(
+    assert puzzle_id(page(client.get("/puzzles/daily/", follow=True))) == DailyPuzzle.objects.get(
         day=MONDAY, variant="jiaxing").puzzle.public_id
 
 
@@ -200,7 +200,7 @@ def test_a_staff_pin_wins_over_the_roll(db: None, today: Any, client: Client,
     pinned = puzzles.pin_daily(favourite, MONDAY, staff)
     assert pinned.pinned_by == staff
     assert puzzles.daily("sichuan", MONDAY).puzzle == favourite
-    assert puzzle_id(page(client.get("/puzzles/daily/?variant=sichuan"))) == \
+    assert puzzle_id(page(client.get("/puzzles/daily/?variant=sichuan", follow=True))) == \
         favourite.public_id
     # Pinned after the day was rolled: the pin replaces the roll.
     tuesday = MONDAY + dt.timedelta(days=1)
@@ -227,7 +227,7 @@ def test_rolling_twice_makes_nothing_new(db: None, today: Any) -> None:
 
 
 def test_it_404s_an_unknown_variant_or_puzzle(db: None, today: Any, client: Client) -> None:
-    assert client.get("/puzzles/daily/?variant=riichi").status_code == 404
+    assert client.get("/puzzles/daily/?variant=riichi", follow=True).status_code == 404
     assert client.get("/puzzles/no-such-puzzle/").status_code == 404
     assert client.post("/puzzles/no-such-puzzle/answer/", {"tile": "1m"}).status_code == 404
     assert DailyPuzzle.objects.count() == 0
@@ -288,14 +288,14 @@ def test_streaks_count_dailies_answered_on_their_own_day(db: None, today: Any,
     second = solve_daily(MONDAY + dt.timedelta(days=1), MONDAY + dt.timedelta(days=1))
     assert (first.daily_day, second.daily_day) == (MONDAY, MONDAY + dt.timedelta(days=1))
     markup = page(client.get("/puzzles/me/"))
-    assert "Streak 2 (best 2)" in text_of(markup)
+    assert "Daily streak 2 (best 2)" in text_of(markup)
 
     # Wednesday's daily answered on Thursday, from the archive: no streak day.
     late = solve_daily(MONDAY + dt.timedelta(days=3), MONDAY + dt.timedelta(days=2))
     assert late.daily_day is None and late.solved
     progress = puzzles.progress(Attempt.objects.all(), MONDAY + dt.timedelta(days=3))
     assert (progress.streak, progress.best_streak) == (0, 2)
-    assert "Streak 0 (best 2)" in text_of(page(client.get("/puzzles/me/")))
+    assert "Daily streak 0 (best 2)" in text_of(page(client.get("/puzzles/me/")))
     # The page of an old daily still names its day.
     assert "Daily puzzle of 2026-12-02" in text_of(page(client.get(
         late.puzzle.get_absolute_url())))
@@ -475,7 +475,7 @@ def test_the_feedback_shows_every_winning_tile_with_its_rules_and_reading(
 
 def test_the_page_does_not_give_the_answer_away_before_answering(client: Client,
                                                                  jiaxing: Puzzle) -> None:
-    markup = page(client.get("/puzzles/daily/?variant=jiaxing"))
+    markup = page(client.get("/puzzles/daily/?variant=jiaxing", follow=True))
     assert puzzle_id(markup) == jiaxing.public_id
     assert 'id="puzzle-form"' in markup
     for leak in ("waits-table", "Reading", 'class="reading"', "is-best", "wait-right",
@@ -573,7 +573,7 @@ def test_log_in_without_anonymous_answers_moves_nothing(client: Client, jiaxing:
 def test_the_progress_page_of_a_newcomer(db: None, today: Any, client: Client) -> None:
     markup = page(client.get("/puzzles/me/"))
     text = text_of(markup)
-    assert "Streak 0 (best 0)" in text and "Accuracy 0% (0/0)" in text and "Points 0" in text
+    assert "Daily streak 0 (best 0)" in text and "Accuracy 0% (0/0)" in text and "Points 0" in text
     assert "Level (JX-11) 1 · 待业 · 麻袋" in text
     assert "To the next level 100" in text
     ladder = re.search(r'<table class="rules-table ladder">.*?<tbody>(.*?)</tbody>', markup, re.S)
@@ -594,7 +594,7 @@ def test_the_progress_page_adds_up_points_accuracy_and_streak(client: Client, ji
     hers.post(answer_url(jiaxing), right_answer(jiaxing), headers=HTMX)  # 15, a daily
     hers.post(answer_url(hard), wrong_answer(hard), headers=HTMX)  # 0
     text = text_of(page(hers.get("/puzzles/me/")))
-    assert "Streak 1 (best 1)" in text
+    assert "Daily streak 1 (best 1)" in text
     assert "Accuracy 50% (1/2)" in text
     # The ladder (JX-11) counts the points won in play only: puzzle points don't move it.
     assert "Points 15" in text and "To the next level 100" in text
@@ -821,7 +821,7 @@ def test_tomorrows_daily_puzzle_is_neither_reachable_nor_served_before_its_day(
     assert client.post(answer_url(coming), right_answer(coming)).status_code == 404
 
     monkeypatch.setattr(training, "_generated", lambda *args, **kwargs: None)
-    request = RequestFactory().get("/puzzles/train/rated/")
+    request = RequestFactory().get("/puzzles/train/rated/", follow=True)
     request.user = alice
     request.session = client.session
     with pytest.raises(training.TrainingError):  # the only putian puzzle stored waits

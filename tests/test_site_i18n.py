@@ -57,7 +57,7 @@ def last_step(match: Match) -> int:
 
 
 def page(client: Client, url: str, **headers: str) -> str:
-    response = client.get(url, **headers)
+    response = client.get(url, follow=True, **headers)
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
 
@@ -352,7 +352,7 @@ def test_it_marks_a_puzzle_answer_in_chinese(monday: dt.date, client: Client) ->
     assert refused.status_code == 400
     assert "9x 不是一张牌。" in refused.content.decode()
     empty = client.post(url, {}, HTTP_HX_REQUEST="true", **ZH)
-    assert "请至少选一张和牌张：点击牌，或直接输入，例如 36p 7z。" in empty.content.decode()
+    assert "请至少选一张和牌张：点击牌，或直接输入牌名，例如 三筒 六筒 中。" in empty.content.decode()
     unreadable = client.post(url, {"notation": "1m 3x"}, HTTP_HX_REQUEST="true", **ZH)
     assert unreadable.status_code == 400
     assert "无法把“3x”读成牌：第 2 个字符不是牌的写法（C-1）。" in unreadable.content.decode()

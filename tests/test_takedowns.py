@@ -41,7 +41,7 @@ def replay_with_daily(make_match: Any, alice: Any, today: dt.date) -> tuple[Matc
 def shows(client: Client, puzzle: Puzzle) -> dict[str, Any]:
     """Where a puzzle shows: its page, the answer form, the daily page and the archive."""
     archive = client.get("/puzzles/").content.decode()
-    daily = client.get("/puzzles/daily/", {"variant": puzzle.variant}).content.decode()
+    daily = client.get("/puzzles/daily/", {"variant": puzzle.variant}, follow=True).content.decode()
     answered = client.post(f"/puzzles/{puzzle.public_id}/answer/", {"notation": "1m"})
     return {"page": client.get(puzzle.get_absolute_url()).status_code,
             "answer": answered.status_code,

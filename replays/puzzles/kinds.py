@@ -14,8 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
+from games.core import settlement
 from games.core.position import Position
 from games.core.settlement import Formula, Payment
 from games.core.table import Settled
@@ -111,14 +112,25 @@ def pay_setup(found: Puzzle) -> dict[str, Any]:
         "win_tile": TileView(won_on, wild=won_on.kind in wild, winning=True)
         if won_on is not None else None,
         **_context(position),
-        "bank": banked_fans(position.bank), "has_bank": "bank" in variant.HAND_FIELDS,
-        "dealer_streak": position.dealer_streak,
         "how": _how(table, position), "flags": flags, "seats": seats,
-        "base": table.get("base", 1),
+        "base": table.get("base", 1) if not position.dealer_streak
+        else settlement.putian_base(position.dealer_streak),
         "kongs_paid": len(table.get("kongs", [])),
         "asks": [{"name": name, "label": _ask_label(name)} for name in variant.PAY_ASKS],
         "rule": variant.PAY_RULE,
     }
+
+
+def streak_context(position: Position) -> dict[str, Any]:
+    """The dealer's streak (连庄, PT-7.1) as RULES.md counts it: n = the hands this dealer
+    has dealt in a row before this one; the hand's base is 1 when n = 0, else n + 2 —
+    the dealer's 2nd hand in a row has base 3, the 3rd 4 (the pattern table's "n-th hand
+    in a row: n + 1" says the same, n counting this hand)."""
+    n = position.dealer_streak
+    if not n:
+        return {"dealer_streak": 0}
+    return {"dealer_streak": n, "streak_hand": n + 1,
+            "streak_base": settlement.putian_base(n)}
 
 
 def _settled(lines: list[dict[str, Any]]) -> list[Settled]:
@@ -161,8 +173,43 @@ def discard_setup(found: Puzzle) -> dict[str, Any]:
         "hand": [TileView(t, wild=t.kind in wild) for t in hand],
         "choices": [str(TILES[k]) for k in kinds],
         **_context(position),
-        "seen": len(position.seen), "draws": found.answer.get("draws"),
+        "seen": len(position.seen), "seen_groups": seen_groups(position),
+        "dead": dead_tiles(position), "draws": found.answer.get("draws"),
     }
+
+
+def seen_groups(position: Position) -> list[list[dict[str, Any]]]:
+    """The tiles the seat could see on the table (discards, others' melds, laid-out
+    whites), one row per suit, each kind once with how many were seen: the page shows them
+    as tile pictures, so which tiles are scarce or dead can be read at a glance."""
+    counts: dict[int, int] = {}
+    for tile in position.seen:
+        counts[tile.kind] = counts.get(tile.kind, 0) + 1
+    rows: dict[int, list[dict[str, Any]]] = {}
+    for kind in sorted(counts):
+        rows.setdefault(kind // 9 if kind < 27 else 3, []).append(
+            {"tile": TileView(TILES[kind]), "count": counts[kind]})
+    return [rows[suit] for suit in sorted(rows)]
+
+
+def _held(position: Position) -> dict[int, int]:
+    held: dict[int, int] = {}
+    for tile in (*position.hand, *(t for meld in position.melds for t in meld.tiles),
+                 *position.seen):
+        held[tile.kind] = held.get(tile.kind, 0) + 1
+    return held
+
+
+def dead_tiles(position: Position) -> list[dict[str, Any]]:
+    """Kinds no copy of which is left to draw (C-1): every copy in play is seen on the
+    table or in this hand and its melds — a wait on one of them can never come."""
+    variant = position.variant
+    context = variant.wait_context(position)
+    held = _held(position)
+    seen = {t.kind for t in position.seen}
+    return [{"tile": TileView(TILES[kind]), "count": variant.copies(context, kind)}
+            for kind in sorted(seen)
+            if held.get(kind, 0) >= variant.copies(context, kind)]
 
 
 def _context(position: Position) -> dict[str, Any]:
@@ -178,19 +225,111 @@ def _context(position: Position) -> dict[str, Any]:
         else None,
         "void": "mps"[position.void] if position.void is not None else "",
         "has_flowers": variant.HAS_FLOWERS, "flowers": position.flowers,
+        **bank_context(position), **streak_context(position),
     }
+
+
+def bank_context(position: Position) -> dict[str, Any]:
+    """The carried fans (黄番, JX-7.11) the position's scores count, for every kind of
+    puzzle: the answer's values are doubled by them, so the page must show them."""
+    return {"bank": banked_fans(position.bank),
+            "has_bank": "bank" in position.variant.HAND_FIELDS}
 
 
 def discard_feedback(found: Puzzle, verdict: discard_puzzles.DiscardVerdict) -> dict[str, Any]:
     answer = found.answer
+    accepting = acceptance(read_position(found.position))
     rows = []
     for choice in answer["choices"]:
         rows.append({**choice, "name": tile_name(choice["tile"]),
                      "win_percent": round(100 * choice["win_probability"], 1),
-                     "picked": choice["tile"] == verdict.picked})
+                     "picked": choice["tile"] == verdict.picked,
+                     "accepts": accepting.get(choice["tile"])})
+    by_tile = {row["tile"]: row for row in rows}
+    best = by_tile.get(answer["best"])
+    other = by_tile.get(verdict.picked) if verdict.picked != answer["best"] else by_tile.get(
+        answer.get("runner_up", ""))
     return {"choices": rows, "best": answer["best"], "unit_value": round(answer["unit"], 2),
             "draws": answer.get("draws"),
-            "runner_up_loss": answer.get("runner_up_loss"), "model": answer.get("model")}
+            "runner_up_loss": answer.get("runner_up_loss"), "model": answer.get("model"),
+            "why": why_sentences(best, other, verdict.solved) if best and other else []}
+
+
+def acceptance(position: Position) -> dict[str, dict[str, Any]]:
+    """What each discard leaves, by the engine's ``waits`` (ENGINE-CLI): ready (its
+    winning tiles, each with the copies left to draw) or how far from ready, and the
+    tiles that bring it closer with their copies left. Copies left count what the seat
+    sees (C-1), so a wait whose copies are all seen shows 0: dead."""
+    table = position.variant.waits(position)
+    found: dict[str, dict[str, Any]] = {}
+    for option in getattr(table, "discards", []):
+        after = option.after
+        ready = after.shanten == 0 and bool(after.waits)
+        tiles = [{"tile": TileView(w.tile), "left": w.remaining} for w in after.waits] \
+            if ready else [{"tile": TileView(a.tile), "left": a.remaining}
+                           for a in after.accepted]
+        found.setdefault(str(option.tile), {
+            "ready": ready, "shanten": after.shanten, "tiles": tiles,
+            "live": sum(t["left"] for t in tiles),
+            "dead": [t for t in tiles if t["left"] == 0]})
+    return found
+
+
+def _choice_text(row: dict[str, Any]) -> str:
+    accepts = row.get("accepts") or {}
+    numbers = {"tile": row["name"], "win": row["win_percent"],
+               "points": f"{row['expected_points']:.2f}", "live": accepts.get("live", 0),
+               "kinds": len(accepts.get("tiles", []))}
+    if accepts.get("ready"):
+        text = ngettext(
+            "discarding %(tile)s leaves you ready on %(kinds)s kind of tile with "
+            "%(live)s copies left to draw: it wins %(win)s%% of the time, "
+            "%(points)s points expected",
+            "discarding %(tile)s leaves you ready on %(kinds)s kinds of tile with "
+            "%(live)s copies left to draw: it wins %(win)s%% of the time, "
+            "%(points)s points expected", numbers["kinds"]) % numbers
+    elif accepts.get("shanten", 1) > 1:
+        text = _("discarding %(tile)s leaves you %(away)s tiles from ready, %(kinds)s kinds "
+                 "of tile (%(live)s copies left) bringing you closer: it wins %(win)s%% of "
+                 "the time, %(points)s points expected") % {**numbers,
+                                                            "away": accepts["shanten"]}
+    else:
+        text = ngettext(
+            "discarding %(tile)s leaves you a tile from ready, %(kinds)s kind of tile "
+            "(%(live)s copies left) bringing you closer: it wins %(win)s%% of the time, "
+            "%(points)s points expected",
+            "discarding %(tile)s leaves you a tile from ready, %(kinds)s kinds of tile "
+            "(%(live)s copies left) bringing you closer: it wins %(win)s%% of the time, "
+            "%(points)s points expected", numbers["kinds"]) % numbers
+    dead = accepts.get("dead") or []
+    if dead:
+        text += _(" (dead: %(tiles)s — every copy is seen or in your hand)") % {
+            "tiles": pgettext("between items of a list", ", ").join(
+                tile_name(t["tile"].code) for t in dead)}
+    return text
+
+
+def _difference(best: dict[str, Any], other: dict[str, Any]) -> str:
+    numbers = {"best": best["name"],
+               "points": f"{best['expected_points'] - other['expected_points']:.2f}",
+               "win": f"{abs(best['win_percent'] - other['win_percent']):.1f}"}
+    if best["win_percent"] >= other["win_percent"]:
+        return _("%(best)s is worth %(points)s expected points more and wins %(win)s "
+                 "percentage points more often.") % numbers
+    return _("%(best)s wins %(win)s percentage points less often, but its wins score more: "
+             "%(points)s expected points more.") % numbers
+
+
+def why_sentences(best: dict[str, Any], other: dict[str, Any], solved: bool) -> list[str]:
+    """Why the best discard is best, from the numbers that decide: what each of it and
+    the other discard (yours when you missed, else the runner-up) leaves, its win chance
+    and its expected points, and the difference."""
+    second = _("The runner-up: %(text)s.") if solved else _("Yours: %(text)s.")
+    return [
+        _("The best: %(text)s.") % {"text": _choice_text(best)},
+        second % {"text": _choice_text(other)},
+        _difference(best, other),
+    ]
 
 
 # -- reading and marking an answer -----------------------------------------------------

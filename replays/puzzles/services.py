@@ -424,6 +424,7 @@ class Progress:
     points: int
     streak: int
     best_streak: int
+    in_a_row: int = 0  # first answers solved in a row, up to the latest (any puzzle)
 
     @property
     def accuracy(self) -> int:
@@ -454,7 +455,22 @@ def progress(attempts: QuerySet[Attempt], today: dt.date | None = None) -> Progr
     days = {day for day in attempts.filter(solved=True, daily_day__isnull=False)
             .values_list("daily_day", flat=True) if day is not None}
     current, best = streaks(days, today or puzzle_day())
-    return Progress(totals["n"], totals["solved"], totals["points"] or 0, current, best)
+    return Progress(totals["n"], totals["solved"], totals["points"] or 0, current, best,
+                    solved_in_a_row(attempts))
+
+
+IN_A_ROW_LIMIT = 1000  # answers looked back at for the run of solves
+
+
+def solved_in_a_row(attempts: QuerySet[Attempt]) -> int:
+    """How many of the latest first answers were solved in a row: 1 right after a solve
+    that follows a miss (or comes first), 0 right after a miss."""
+    count = 0
+    for solved in attempts.order_by("-id").values_list("solved", flat=True)[:IN_A_ROW_LIMIT]:
+        if not solved:
+            break
+        count += 1
+    return count
 
 
 def leaderboard(limit: int = 20) -> list[dict[str, Any]]:
@@ -488,7 +504,7 @@ def share_text(puzzle: Puzzle, verdict: Any, day: dt.date | None,
         lines = [f"{puzzle.get_kind_display()} {label} ({puzzle.get_difficulty_display()})",
                  *kinds.share_lines(puzzle, verdict)]
         if streak:
-            lines.append(_("Streak: %(days)d 🔥") % {"days": streak})
+            lines.append(_streak_line(streak, day))
         return "\n".join(lines)
     waits = len(puzzle.answer["waits"])
     marks = "🟩" * len(verdict.right) + "🟥" * len(verdict.wrong) + "⬜" * len(verdict.missed)
@@ -499,5 +515,12 @@ def share_text(puzzle: Puzzle, verdict: Any, day: dt.date | None,
     if verdict.bonus is not None:
         lines.append(_("Best wait: %(mark)s") % {"mark": "✓" if verdict.bonus else "✗"})
     if streak:
-        lines.append(_("Streak: %(days)d 🔥") % {"days": streak})
+        lines.append(_streak_line(streak, day))
     return "\n".join(lines)
+
+
+def _streak_line(streak: int, day: dt.date | None) -> str:
+    """A daily puzzle's streak is in days; any other's in puzzles solved in a row."""
+    if day is not None:
+        return _("Streak: %(days)d 🔥") % {"days": streak}
+    return _("Solved in a row: %(n)d 🔥") % {"n": streak}

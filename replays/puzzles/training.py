@@ -111,16 +111,52 @@ def next_puzzle(request: HttpRequest, variant: str = "", theme: str = "",
     aim = target_rating(request) if target is None else target
     pool = _unanswered(request, variant, theme, kind).annotate(
         distance=_Abs(F("rating") - aim))
-    near = list(pool.filter(distance__lte=NEAR).order_by("distance", "id")[:CLOSEST])
+    last = last_answered(request)
+    near = _other_hands(pool.filter(distance__lte=NEAR).order_by("distance", "id"), last)
     if near:
-        return secrets.choice(near)
+        return secrets.choice(near[:CLOSEST])
     made = _generated(variant, theme, aim, kind)
     if made is not None and pool.filter(pk=made.pk).exists():  # unanswered, and open now
         return made
-    farther = pool.order_by("distance", "id").first()
-    if farther is None:
+    farther = _other_hands(pool.order_by("distance", "id"), last)[:1] or list(
+        pool.order_by("distance", "id")[:1])  # the same hand again only when nothing else is
+    if not farther:
         raise TrainingError(f"no {theme or 'puzzle'} puzzle left for {variant or 'any variant'}")
-    return farther
+    return farther[0]
+
+
+VARIETY_WINDOW = 60  # stored candidates looked at for one from another hand
+
+
+def hand_key(puzzle: Puzzle) -> str | None:
+    """The hand a puzzle comes from — a replay's or played match's (match, hand), a
+    generated pay puzzle's bot match (its seed and hand) — or None for a hand of its own
+    (every other generated puzzle is a hand dealt for it alone)."""
+    if puzzle.match_id is not None and puzzle.hand_number is not None:
+        return f"match/{puzzle.match_id}/{puzzle.hand_number}"
+    source = puzzle.position.get("source") if isinstance(puzzle.position, dict) else None
+    if isinstance(source, dict) and "match_seed" in source:
+        return f"bots/{puzzle.variant}/{source['match_seed']}/{source.get('hand')}"
+    return None
+
+
+def last_answered(request: HttpRequest) -> Puzzle | None:
+    """The puzzle the player answered last (in any mode): the next one served comes from
+    another hand."""
+    latest = puzzles.attempts_of(request).select_related("puzzle").order_by("-id").first()
+    return latest.puzzle if latest is not None else None
+
+
+def _other_hands(candidates: QuerySet[Puzzle], last: Puzzle | None) -> list[Puzzle]:
+    """The candidates (in their order) not from the hand of ``last``: never two puzzles of
+    one hand in a row while there are others."""
+    key = hand_key(last) if last is not None else None
+    if key is None:
+        return list(candidates[:VARIETY_WINDOW])
+    if last is not None and last.match_id is not None:
+        candidates = candidates.exclude(match_id=last.match_id,
+                                        hand_number=last.hand_number)
+    return [p for p in candidates[:VARIETY_WINDOW] if hand_key(p) != key]
 
 
 def _generated(variant: str, theme: str, aim: float, kind: str = "") -> Puzzle | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import get_language
@@ -54,7 +54,7 @@ def hub(request: HtmxHttpRequest) -> HttpResponse:
     counts = training.theme_counts(variant, kind)
     rows = [{"key": t.key, "label": theme_label(t), "rule": t.rule, "count": counts[t.key],
              "url": _stream_link(variant, t.key, kind)} for t in THEMES
-            if not kind or kind in t.kinds]
+            if (not kind or kind in t.kinds) and counts[t.key]]  # no puzzle: not listed
     return render(request, "puzzles/training.html", {
         "variant": variant, "variants": Match.Variant.choices, "themes": rows,
         "kind": kind, "kinds": [(code, label, _hub_link(variant, code))
@@ -71,8 +71,12 @@ def hub(request: HtmxHttpRequest) -> HttpResponse:
     })
 
 
+def _stream_query(variant: str, theme: str, kind: str = "") -> dict[str, str]:
+    return {k: v for k, v in (("variant", variant), ("theme", theme), ("kind", kind)) if v}
+
+
 def _stream_link(variant: str, theme: str, kind: str = "") -> str:
-    query = {k: v for k, v in (("variant", variant), ("theme", theme), ("kind", kind)) if v}
+    query = _stream_query(variant, theme, kind)
     return reverse("training_rated") + (f"?{urlencode(query)}" if query else "")
 
 
@@ -83,8 +87,9 @@ def _hub_link(variant: str, kind: str) -> str:
 
 @require_GET
 def rated(request: HtmxHttpRequest) -> HttpResponse:
-    """``/puzzles/train/rated/``: the next unanswered puzzle near your rating (of a variant
-    and theme when asked); answering leads to the next one."""
+    """``/puzzles/train/rated/``: picks the next unanswered puzzle near your rating (of a
+    variant, theme and kind when asked) and redirects to its own address in the stream,
+    so a reload shows the same puzzle; answering leads back here for the next one."""
     variant, theme = _choice(request, "variant"), _choice(request, "theme")
     kind = _choice(request, "kind")
     try:
@@ -94,6 +99,19 @@ def rated(request: HtmxHttpRequest) -> HttpResponse:
             "why": str(error)}
         return render(request, "puzzles/training_empty.html", {"error": message},
                       status=404)
+    query = _stream_query(variant, theme, kind)
+    return redirect(reverse("training_rated_puzzle", args=[found.public_id])
+                    + (f"?{urlencode(query)}" if query else ""))
+
+
+@require_GET
+def rated_puzzle(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """``/puzzles/train/rated/<id>/``: one puzzle of the rated stream, named by its id (a
+    reload shows it again, answered or not)."""
+    variant, theme = _choice(request, "variant"), _choice(request, "theme")
+    kind = _choice(request, "kind")
+    found = get_object_or_404(puzzles.open_puzzles().select_related("match"),
+                              public_id=public_id)
     summary = ratings.summary(request.user)
     stream = {"url": _stream_link(variant, theme, kind), "title": _("Rated puzzles"),
               "theme": theme_label(BY_KEY[theme]) if theme else "",
@@ -121,7 +139,18 @@ def start(request: HtmxHttpRequest) -> HttpResponse:
 def run_page(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     run = training.run_of(request, public_id)
     training.finish_if_due(run)
+    wanted = _run_url(run)
+    if request.get_full_path() != wanted:  # the address names the puzzle the run shows
+        return redirect(wanted)
     return _run_page(request, run, None)
+
+
+def _run_url(run: TrainingRun) -> str:
+    """A run's page, naming the puzzle it shows now (``?puzzle=<id>``) while it has one."""
+    url = reverse("training_run", args=[run.public_id])
+    if run.current is not None:
+        url += f"?{urlencode({'puzzle': run.current.public_id})}"
+    return url
 
 
 @require_POST
@@ -151,8 +180,10 @@ def run_answer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
             "That answer was for a puzzle this run has already moved past, so it was not "
             "counted. Here is the run's current puzzle."), status=409)
     if not wants_fragment(request):
-        return redirect("training_run", run.public_id)
-    return _run_page(request, run, step)
+        return redirect(_run_url(run))
+    response = _run_page(request, run, step)
+    response["HX-Push-Url"] = _run_url(run)  # the address names the next puzzle
+    return response
 
 
 def _answered(request: HtmxHttpRequest) -> tuple[str, int]:

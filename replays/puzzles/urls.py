@@ -12,6 +12,8 @@ urlpatterns = [
     path("puzzles/leaderboard/", views.leaderboard, name="puzzle_leaderboard"),
     path("puzzles/train/", training_views.hub, name="training"),
     path("puzzles/train/rated/", training_views.rated, name="training_rated"),
+    path("puzzles/train/rated/<slug:public_id>/", training_views.rated_puzzle,
+         name="training_rated_puzzle"),
     path("puzzles/train/start/", training_views.start, name="training_start"),
     path("puzzles/train/run/<slug:public_id>/", training_views.run_page, name="training_run"),
     path("puzzles/train/run/<slug:public_id>/answer/", training_views.run_answer,

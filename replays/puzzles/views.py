@@ -26,7 +26,7 @@ from replays.matches.links import step_url
 from replays.models import DailyPuzzle, Match, Puzzle, RatingChange, shown_puzzles
 from replays.puzzles import kinds, ratings
 from replays.puzzles import services as puzzles
-from replays.tile_names import wildcard_name
+from replays.tile_names import notation_from_names, wildcard_name
 
 STREAM_PREFIX = "/puzzles/train/"
 SUIT_NAMES = {"m": gettext_lazy("万 characters"), "p": gettext_lazy("饼 dots"),
@@ -46,7 +46,8 @@ def daily(request: HtmxHttpRequest) -> HttpResponse:
     variant = _variant_from(request)
     today = puzzles.puzzle_day()
     chosen = puzzles.daily(variant, today)
-    return _puzzle_page(request, chosen.puzzle, daily_day=today)
+    # Its own address: a reload (or a link shared) shows this puzzle, even after midnight.
+    return redirect(chosen.puzzle.get_absolute_url())
 
 
 @require_GET
@@ -84,7 +85,10 @@ def _puzzle_page(request: HtmxHttpRequest, found: Puzzle, daily_day: Any,
     if verdict is not None:
         progress = puzzles.progress(puzzles.attempts_of(request))
         context["progress"] = progress
-        context["share"] = puzzles.share_text(found, verdict, daily_day, progress.streak)
+        # A daily puzzle counts the days in a row, any other the puzzles solved in a row:
+        # right after a solve either is at least 1.
+        context["streak"] = progress.streak if daily_day else progress.in_a_row
+        context["share"] = puzzles.share_text(found, verdict, daily_day, context["streak"])
         context["rating_change"] = RatingChange.objects.filter(attempt=attempt).first()
     if wants_fragment(request) and request.method == "POST":
         return render(request, "puzzles/puzzle.html#answer", context, status=status)
@@ -161,7 +165,8 @@ def read_pick(request: HtmxHttpRequest) -> tuple[list[str], str]:
     if unknown:
         raise BadPick(_("%(tile)s is not a tile.") % {"tile": unknown[0][:8]})
     try:
-        picked |= set(engine.parse_pick(request.POST.get("notation", "")[:200]))
+        picked |= set(engine.parse_pick(notation_from_names(
+            request.POST.get("notation", "")[:200])))
     except engine.PickError as problem:
         raise BadPick(_(
             "Can't read “%(word)s” as tiles: character %(position)s is not tile notation "
@@ -248,6 +253,7 @@ def _setup(found: Puzzle) -> dict[str, Any]:
         "has_flowers": variant.HAS_FLOWERS,
         "seen": len(position.seen),
         "ways": _ways(position),
+        **kinds.bank_context(position), **kinds.streak_context(position),
     }
 
 
