@@ -258,6 +258,24 @@ def leave_terms(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
     return {"rule": VARIANTS[variant].LEAVE_CHARGE, **values}
 
 
+def leave_cost(match: PlayMatch) -> dict[str, Any]:
+    """What leaving now would cost, for the confirmation (issue 27): the actual amounts,
+    reckoned by the engine on a copy of the match (``PlayMatch.leave_cost``), with the
+    players' names; or ``refused`` with the rule and its sentence when leaving is not
+    allowed now (Sichuan before naming the void suit, SC-2), so the page says so at once
+    instead of offering to leave."""
+    refused = match.leave_refusal()
+    if refused is not None:
+        return {"refused": refused}
+    cost = match.leave_cost()
+    players = [{"name": match.players[line["payee"]], "amount": line["amount"]}
+               for line in cost["lines"] if line["payee"] is not None]
+    house = cost["fees_after"] - cost["fees_before"]
+    return {**cost, "refused": None, "players": players, "house": house,
+            "total": house + cost["to_players"] if not cost["balances"] else None,
+            "free": not house and not players}
+
+
 def finish(row: PlayedMatch, match: PlayMatch, keep: bool = True) -> None:
     """A finished match: its points for the ladder, and (``keep``) its replay stored like
     an upload (owned by the player, private, queued for annotation). A match the player
@@ -362,6 +380,6 @@ def hand_end_document(match: PlayMatch) -> bytes:
 
 
 __all__ = ["NotLeft", "PlayError", "StartChoice", "TooManyOpen", "act", "give_to",
-           "keep_left", "ladder_standing", "leave", "leave_terms", "mine", "owned", "points_of",
+           "keep_left", "ladder_standing", "leave", "leave_cost", "leave_terms", "mine", "owned", "points_of",
            "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
            "variant_options"]
