@@ -126,7 +126,7 @@ def browse(request: HtmxHttpRequest) -> HttpResponse:
     query = {k: v for k, v in request.GET.items() if k != "page" and v}
     # The site's front door (issue 27): what it is and the ways in, above the list, unless
     # the visitor is already filtering, paging or looking at their own uploads.
-    welcome = not mine and not query
+    welcome = not mine and not any(request.GET.values())
     return render(request, "library/browse.html", {
         "form": form, "page": page, "mine": mine, "query": urlencode(query),
         "welcome": welcome})
