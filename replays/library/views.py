@@ -21,7 +21,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import format_lazy
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -161,7 +161,9 @@ def upload(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         files = request.FILES.getlist("files")
         if len(files) > settings.MAX_UPLOAD_FILES:
-            form.add_error(None, _("At most %(n)d files at once.") % {
+            form.add_error(None, ngettext("At most %(n)d file at once.",
+                                          "At most %(n)d files at once.",
+                                          settings.MAX_UPLOAD_FILES) % {
                 "n": settings.MAX_UPLOAD_FILES})
         else:
             items: list[tuple[str, bytes | None, str | None]] = []

@@ -27,6 +27,7 @@ from django.db import connection, transaction
 from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.core.variant import Option
 from games.play.bot_match import (
@@ -76,9 +77,11 @@ class TooManyOpen(Exception):
 
     def __init__(self, open_now: int) -> None:
         limit = settings.PLAY_MAX_OPEN_MATCHES
-        super().__init__(_("You have %(n)d matches in progress, and one player may have at "
-                           "most %(limit)d: finish or leave one of them first.") % {
-            "n": open_now, "limit": limit})
+        super().__init__(ngettext(
+            "You have %(n)d match in progress, and one player may have at most %(limit)d: "
+            "finish or leave it first.",
+            "You have %(n)d matches in progress, and one player may have at most %(limit)d: "
+            "finish or leave one of them first.", open_now) % {"n": open_now, "limit": limit})
 
 
 def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
