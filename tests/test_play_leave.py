@@ -42,16 +42,19 @@ def past_the_void(client: Client, pid: str) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("variant", "rules", "says"), [
     ("jiaxing", {"jiaxing-fee": "5", "jiaxing-escape_penalty": "20"},
-     "JX-10.6: a player who leaves mid-hand pays the service fee and the escape penalty "
-     "(in this match 5 and 20)"),
+     "The rule (JX-10.6): a player who leaves mid-hand pays the house the service fee and "
+     "the escape penalty (in this match 5 and 20)"),
     ("sichuan", {"sichuan-escape_factor": "2"},
-     "SC-6.6: a player who leaves pays the cap points for each player still in"),
+     "The rule (SC-6.6): a player who leaves pays the house the cap points for each player "
+     "still in"),
     ("putian", {}, "These rules set no charge for leaving: the hand is abandoned and no "
                    "points move for it."),
 ])
 def test_it_asks_first_and_says_what_leaving_costs(client: Client, variant: str,
                                                    rules: dict[str, str], says: str) -> None:
     pid = start(client, variant, **rules)
+    if variant == "sichuan":
+        past_the_void(client, pid)
     before = state(client, pid)
     table = client.get(f"/play/{pid}/").content.decode()
     assert f'href="/play/{pid}/leave"' in table and "Leave this match" in table
@@ -64,8 +67,59 @@ def test_it_asks_first_and_says_what_leaving_costs(client: Client, variant: str,
         assert f'href="/rules/{variant}/#{rule}"' in page.content.decode()
     assert "No further hand is dealt." in text
     if variant == "sichuan":
-        assert "(in this match 2, and at least 0)" in text
+        assert "(2 in this match)" in text and "but at least 0" in text
     assert state(client, pid) == before  # asking changes nothing
+
+
+def test_it_shows_the_amount_a_sichuan_leaver_pays_before_they_leave(client: Client) -> None:
+    """Issue 27: the confirmation names the amount (not only the formula), says nothing of
+    compensation when none is owed, and the leave then takes exactly that amount."""
+    pid = start(client, "sichuan", hands=2)
+    past_the_void(client, pid)
+    text = text_of(client.get(f"/play/{pid}/leave").content.decode())
+    cost = engine_of(pid).leave_cost()
+    house = cost["fees_after"] - cost["fees_before"]
+    assert house >= 24
+    assert f"To the house: {house} points." in text
+    if cost["to_players"] == 0:
+        assert "compensation" not in text.replace("To the other players: nothing", "")
+        assert "To the other players: nothing" in text
+    assert f"In all: {house + cost['to_players']} points." in text
+    assert leave(client, pid).status_code == 302
+    data = state(client, pid)
+    assert data["result"]["fees"][data["seat"]] == house
+    end = text_of(client.get(f"/play/{pid}/").content.decode())
+    net = data["result"]["you"]["net"]
+    shown = f"+{net}" if net > 0 else str(net)
+    assert f"All told: {shown} points from the hands, and {house} paid to the house." in end
+
+
+def test_it_shows_a_jiaxing_leavers_charge_from_their_balance(client: Client) -> None:
+    pid = start(client, "jiaxing", hands=4, **{"jiaxing-fee": "5",
+                                               "jiaxing-escape_penalty": "20",
+                                               "jiaxing-start_balance": "100"})
+    text = text_of(client.get(f"/play/{pid}/leave").content.decode())
+    assert "To the house: 25, taken from your balance" in text
+    without = start(client, "jiaxing", hands=4, **{"jiaxing-escape_penalty": "20"})
+    text = text_of(client.get(f"/play/{without}/leave").content.decode())
+    assert "Nothing: leaving now moves no points and takes nothing from you." in text
+
+
+def test_it_says_up_front_that_leaving_waits_for_the_void_suit(client: Client) -> None:
+    """SC-2: before the void suit is named the confirmation says so at once, and offers no
+    button that would only be refused."""
+    for _ in range(20):
+        pid = start(client, "sichuan")
+        if state(client, pid)["decision"]["kind"] == "dingque":
+            break
+    else:
+        pytest.skip("no match asked for the void suit first")
+    page = client.get(f"/play/{pid}/leave")
+    assert page.status_code == 200
+    text = text_of(page.content.decode())
+    assert "You can't leave at this moment. SC-2: name your void suit first" in text
+    assert f'action="/play/{pid}/leave"' not in page.content.decode()
+    assert "Leave the match" not in text
 
 
 def test_leaving_ends_the_match_and_it_is_no_longer_in_progress(client: Client,

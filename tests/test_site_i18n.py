@@ -38,6 +38,9 @@ MO = LC_MESSAGES / "django.mo"
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}
 # Navigation in the header of every page, in Chinese.
 ZH_NAV = ("麻将牌谱回放", ">浏览</a>", ">上传</a>", ">规则</a>", ">登录</a>", ">注册</a>")
+# The home page's heading says what the site is (issue 27); the replays follow it.
+HOME_ZH = "边打边复盘，学会中国地方麻将"
+HOME_EN = "Learn regional Chinese mahjong by playing and replaying it"
 EN_NAV = ("Mahjong replays", ">Browse</a>", ">Upload</a>", ">Rules</a>", ">Log in</a>",
           ">Sign up</a>")
 
@@ -93,8 +96,8 @@ def test_it_shows_chinese_browse_page_for_accept_language(jiaxing: Match, client
     assert '<html lang="zh-hans">' in content
     for text in ZH_NAV:
         assert text in content
-    assert h1(content) == "牌谱"
-    assert "<title>牌谱 – 麻将牌谱回放</title>" in content
+    assert h1(content) == HOME_ZH
+    assert "<title>牌谱 – 麻将牌谱回放</title>" in content and ">牌谱</h2>" in content
     for text in ("玩家", "玩法", "起始日期", "截止日期", "筛选", "1 局", "嘉兴麻将"):
         assert text in content, text
     for english in (">Browse<", "Replays", "Filter", "1 hand"):
@@ -107,7 +110,7 @@ def test_it_shows_chinese_upload_page_for_accept_language(db: None, client: Clie
         assert text in content
     assert h1(content) == "上传牌谱"
     for text in ("<code>mahjong-log/1</code> JSON", "将文件拖到此处", "标题（可选）", "谁可以查看",
-                 "公开：对所有人列出", "私密：仅自己可见"):
+                 "公开：对所有人列出", "不列出：有链接的人均可查看"):
         assert text in content, text
     assert "Upload hand histories" not in content
 
@@ -141,7 +144,7 @@ def test_it_keeps_chinese_from_the_language_cookie(db: None, client: Client) -> 
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hans"
     content = page(client, "/")
     assert '<html lang="zh-hans">' in content
-    assert h1(content) == "牌谱"
+    assert h1(content) == HOME_ZH
     assert h1(page(client, "/upload/")) == "上传牌谱"
 
 
@@ -157,7 +160,7 @@ def test_it_switches_language_with_the_switcher_form(db: None, client: Client) -
     assert '<option value="zh-hans" selected>简体中文</option>' in content
     # and back to English
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
-    assert h1(page(client, "/")) == "Replays"
+    assert h1(page(client, "/")) == HOME_EN
 
 
 # --- English stays the default ---------------------------------------------------------------
@@ -172,7 +175,7 @@ def test_it_stays_english_by_default(jiaxing: Match, client: Client,
     assert '<html lang="en">' in content
     for text in EN_NAV:
         assert text in content
-    assert h1(content) == "Replays"
+    assert h1(content) == HOME_EN
     assert "1 hand" in content
     assert h1(page(client, "/upload/", **headers)) == "Upload hand histories"
     rules = page(client, "/rules/jiaxing/", **headers)

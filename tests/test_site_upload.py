@@ -745,3 +745,17 @@ def test_it_survives_a_date_at_the_edge_of_the_calendar(client: Client, alice: A
         assert client.get(url, headers=HTMX).status_code == 200
     else:
         assert [kind for kind, _ in results(response)] == ["error"]
+
+
+def test_it_keeps_an_upload_unlisted_or_private_until_the_uploader_chooses(
+        client: Client, alice: Any) -> None:
+    """Issue 27: a hand history names its players, so the form offers private (an account)
+    or unlisted (anonymous: no one to be private to) first, never public; anonymous
+    uploaders are not offered the private choice they would be refused."""
+    page = client.get("/upload/").content.decode()
+    assert re.search(r'<option value="unlisted" selected>', page)
+    assert 'value="private"' not in page and 'value="public" selected' not in page
+    client.force_login(alice)
+    page = client.get("/upload/").content.decode()
+    assert re.search(r'<option value="private" selected>', page)
+    assert "Private until you choose otherwise" in text_of(page)

@@ -287,17 +287,82 @@ class PlayMatch:
         """
         if step != self.step or isinstance(step, bool):
             raise StaleStep(step, self.step)
-        if self.pending is None:
-            raise IllegalAction("C-5", Message("the match is over: there is nothing left to play"))
-        if self.pending.kind == "dingque":
-            raise IllegalAction("SC-2", Message("name your void suit first: a leaver's charge "
-                                                "(SC-6.6) is reckoned from it"))
+        refused = self.leave_refusal()
+        if refused is not None:
+            raise refused
         mark = self._mark()
         self.pending = None
         self._apply(Event("leave", self.seat))
         self._advance()
         self.step += 1
         return self.events_since(*mark)
+
+    def leave_refusal(self) -> IllegalAction | None:
+        """Why the human can't leave now (the refusal :meth:`leave` would raise), or None:
+        a page can say so before offering to leave."""
+        if self.pending is None:
+            return IllegalAction("C-5", Message("the match is over: there is nothing left to play"))
+        if self.pending.kind == "dingque":
+            return IllegalAction("SC-2", Message("name your void suit first: a leaver's charge "
+                                                 "(SC-6.6) is reckoned from it"))
+        return None
+
+    def leave_cost(self) -> dict[str, Any]:
+        """What leaving now would cost the human, reckoned by leaving a copy of the match
+        (this one is unchanged): the leaving rule's payment lines from the human (``payee``
+        None is the house), in points; what the house takes from their balance in this
+        hand (``taken``, in the balance's units, when balances are kept); the human's points
+        from the hands and the house's takings in the whole match, before and after.
+        Raises the refusal :meth:`leave` would raise.
+
+        Sichuan, nobody owed anything yet: the cap (8 points) for each of the three players
+        still in goes to the house, and the others get nothing (SC-6.6).
+
+        >>> match = PlayMatch.start("sichuan", seed="cost", seat=0, hands=2)
+        >>> match.pending.kind
+        'dingque'
+        >>> match.leave_cost()
+        Traceback (most recent call last):
+        ...
+        games.play.bot_match.IllegalAction: name your void suit first: a leaver's charge (SC-6.6) is reckoned from it (SC-2)
+        >>> _ = match.act(match.step, match.legal()[0])
+        >>> cost = match.leave_cost()
+        >>> cost["rule"], cost["lines"], cost["to_house"], cost["to_players"]
+        ('SC-6.6', [{'payee': None, 'amount': 24}], 24, 0)
+        >>> cost["net_after"] - cost["net_before"], cost["fees_after"] - cost["fees_before"]
+        (0, 24)
+        >>> match.over
+        False
+        """
+        refused = self.leave_refusal()
+        if refused is not None:
+            raise refused
+        before = self.result()
+        hand_before = self._live.deltas[self.seat]
+        copy = PlayMatch.from_json(self.to_json())
+        copy.leave(copy.step)
+        after = copy.result()
+        number = copy.left_in
+        assert number is not None
+        rule = VARIANTS[self.variant].LEAVE_CHARGE
+        payments = copy._replayer.results[number - 1].table.payments
+        lines = [{"payee": settled.line.payee, "amount": settled.line.amount}
+                 for settled in payments
+                 if settled.line.payer == self.seat and settled.line.rule == rule
+                 and settled.line.amount]
+        out: dict[str, Any] = {
+            "rule": rule, "hand": number, "lines": lines,
+            "to_house": sum(line["amount"] for line in lines if line["payee"] is None),
+            "to_players": sum(line["amount"] for line in lines if line["payee"] is not None),
+            "hand_before": hand_before,
+            "hand_after": after["hands"][number - 1]["deltas"][self.seat],
+            "net_before": before["you"]["net"] + hand_before, "net_after": after["you"]["net"],
+            "fees_before": before["fees"][self.seat], "fees_after": after["fees"][self.seat],
+            "balances": "balances" in after,
+        }
+        if "balances" in after:
+            out["balance_after"] = after["balances"][self.seat]
+        return out
 
     @property
     def left_in(self) -> int | None:

@@ -317,8 +317,11 @@ def loads(text: str) -> MatchLog:
     except LogError:
         raise
     except json.JSONDecodeError as error:
+        # Some of the parser's sentences end in "at" themselves ("Unterminated string
+        # starting at"): said once, before the line and column.
+        detail = error.msg.removesuffix(" starting at").removesuffix(" at")
         raise LogError(Message("the document is not valid JSON: {detail} at line {line}, "
-                               "column {column}", detail=error.msg, line=error.lineno,
+                               "column {column}", detail=detail, line=error.lineno,
                                column=error.colno)) from None
     except RecursionError:
         raise _too_deep() from None

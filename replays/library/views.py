@@ -21,7 +21,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.text import format_lazy
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
@@ -72,8 +72,12 @@ class FilterForm(forms.Form):
 
 class UploadForm(forms.Form):
     title = forms.CharField(required=False, max_length=200, label=gettext_lazy("Title"))
+    # Not listed until the uploader says so (issue 27): a hand history names its players.
+    # Private for an account; an anonymous upload has no one to be private to, so it is
+    # unlisted (reachable by its link only, which the results give its uploader).
     visibility = forms.ChoiceField(choices=Match.Visibility.choices,
-                                   initial=Match.Visibility.PUBLIC)
+                                   initial=Match.Visibility.PRIVATE,
+                                   label=gettext_lazy("Who can see it"))
     seat = forms.TypedChoiceField(
         required=False, coerce=int, empty_value=None, label=gettext_lazy("My seat"),
         choices=[("", gettext_lazy("not said (no seat is valued)")),
@@ -84,6 +88,12 @@ class UploadForm(forms.Form):
     def __init__(self, *args: Any, user: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        if not getattr(user, "is_authenticated", False):
+            field = self.fields["visibility"]
+            assert isinstance(field, forms.ChoiceField)
+            self.initial.setdefault("visibility", Match.Visibility.UNLISTED)
+            field.widget.choices = [(value, label) for value, label in Match.Visibility.choices
+                                    if value != Match.Visibility.PRIVATE]
 
     def clean_visibility(self) -> str:
         visibility: str = self.cleaned_data["visibility"]
@@ -121,8 +131,12 @@ def browse(request: HtmxHttpRequest) -> HttpResponse:
                                   "uploaded_at", "hand_count", "visibility"), 20).get_page(
         request.GET.get("page"))
     query = {k: v for k, v in request.GET.items() if k != "page" and v}
+    # The site's front door (issue 27): what it is and the ways in, above the list, unless
+    # the visitor is already filtering, paging or looking at their own uploads.
+    welcome = not mine and not any(request.GET.values())
     return render(request, "library/browse.html", {
-        "form": form, "page": page, "mine": mine, "query": urlencode(query)})
+        "form": form, "page": page, "mine": mine, "query": urlencode(query),
+        "welcome": welcome})
 
 
 @require_http_methods(["GET", "POST"])
@@ -154,7 +168,9 @@ def upload(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         files = request.FILES.getlist("files")
         if len(files) > settings.MAX_UPLOAD_FILES:
-            form.add_error(None, _("At most %(n)d files at once.") % {
+            form.add_error(None, ngettext("At most %(n)d file at once.",
+                                          "At most %(n)d files at once.",
+                                          settings.MAX_UPLOAD_FILES) % {
                 "n": settings.MAX_UPLOAD_FILES})
         else:
             items: list[tuple[str, bytes | None, str | None]] = []

@@ -297,6 +297,8 @@ CATALOGUE: dict[str, Promise] = {
     "Invalid \\escape": pgettext_lazy("engine refusal", "Invalid \\escape"),
     "Invalid \\uXXXX escape": pgettext_lazy("engine refusal", "Invalid \\uXXXX escape"),
     "Invalid control character at": pgettext_lazy("engine refusal", "Invalid control character at"),
+    "Unterminated string": pgettext_lazy("engine refusal", "Unterminated string"),
+    "Invalid control character": pgettext_lazy("engine refusal", "Invalid control character"),
 }
 
 _VARIANTS: dict[str, Promise] = {

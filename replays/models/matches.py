@@ -116,7 +116,8 @@ class Match(models.Model):
     def __str__(self) -> str:
         from replays.titles import shown_title
 
-        return shown_title(self.title) if self.title else (
+        return shown_title(self.title, self.variant, self.hand_count,
+                           self.played_at or self.uploaded_at) if self.title else (
             f"{self.get_variant_display()}: {', '.join(self.players)}")
 
     def get_absolute_url(self) -> str:
@@ -135,6 +136,13 @@ class Match(models.Model):
     def owned_by(self, user: object) -> bool:
         return bool(getattr(user, "is_authenticated", False) and self.owner_id is not None
                     and self.owner_id == getattr(user, "pk", None))
+
+    @property
+    def commitment(self) -> str | None:
+        """A played match's walls' commitment (the SHA-256 of its seed), else None."""
+        from replays.titles import played_commitment
+
+        return played_commitment(self.title)
 
     @property
     def publishable(self) -> bool:

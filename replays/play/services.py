@@ -27,6 +27,7 @@ from django.db import connection, transaction
 from django.db.models import QuerySet, Sum
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.core.variant import Option
 from games.play.bot_match import (
@@ -76,9 +77,11 @@ class TooManyOpen(Exception):
 
     def __init__(self, open_now: int) -> None:
         limit = settings.PLAY_MAX_OPEN_MATCHES
-        super().__init__(_("You have %(n)d matches in progress, and one player may have at "
-                           "most %(limit)d: finish or leave one of them first.") % {
-            "n": open_now, "limit": limit})
+        super().__init__(ngettext(
+            "You have %(n)d match in progress, and one player may have at most %(limit)d: "
+            "finish or leave it first.",
+            "You have %(n)d matches in progress, and one player may have at most %(limit)d: "
+            "finish or leave one of them first.", open_now) % {"n": open_now, "limit": limit})
 
 
 def start(request: HttpRequest, choice: StartChoice) -> PlayedMatch:
@@ -258,6 +261,24 @@ def leave_terms(variant: str, rules: dict[str, Any]) -> dict[str, Any]:
     return {"rule": VARIANTS[variant].LEAVE_CHARGE, **values}
 
 
+def leave_cost(match: PlayMatch) -> dict[str, Any]:
+    """What leaving now would cost, for the confirmation (issue 27): the actual amounts,
+    reckoned by the engine on a copy of the match (``PlayMatch.leave_cost``), with the
+    players' names; or ``refused`` with the rule and its sentence when leaving is not
+    allowed now (Sichuan before naming the void suit, SC-2), so the page says so at once
+    instead of offering to leave."""
+    refused = match.leave_refusal()
+    if refused is not None:
+        return {"refused": refused}
+    cost = match.leave_cost()
+    players = [{"name": match.players[line["payee"]], "amount": line["amount"]}
+               for line in cost["lines"] if line["payee"] is not None]
+    house = cost["fees_after"] - cost["fees_before"]
+    return {**cost, "refused": None, "players": players, "house": house,
+            "total": house + cost["to_players"] if not cost["balances"] else None,
+            "free": not house and not players}
+
+
 def finish(row: PlayedMatch, match: PlayMatch, keep: bool = True) -> None:
     """A finished match: its points for the ladder, and (``keep``) its replay stored like
     an upload (owned by the player, private, queued for annotation). A match the player
@@ -362,6 +383,6 @@ def hand_end_document(match: PlayMatch) -> bytes:
 
 
 __all__ = ["NotLeft", "PlayError", "StartChoice", "TooManyOpen", "act", "give_to",
-           "keep_left", "ladder_standing", "leave", "leave_terms", "mine", "owned", "points_of",
+           "keep_left", "ladder_standing", "leave", "leave_cost", "leave_terms", "mine", "owned", "points_of",
            "puzzles_consent", "restored", "set_puzzles_consent", "start", "state_json",
            "variant_options"]

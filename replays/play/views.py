@@ -23,7 +23,7 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django.views.decorators.vary import vary_on_headers
 
@@ -48,7 +48,7 @@ class StartForm(forms.Form):
     seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random",
                              label=gettext_lazy("Your seat"))
     hands = forms.IntegerField(min_value=1, max_value=MAX_HANDS, initial=4,
-                               label=gettext_lazy("Hands"))
+                               label=pgettext_lazy("how many", "Hands"))
     # Optional (docs/play.md): a client that sends only the documented fields gets normal.
     speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
                                    initial=PlayedMatch.Speed.NORMAL, required=False,
@@ -367,10 +367,16 @@ def leave(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
 
 def _leave_page(request: HtmxHttpRequest, row: PlayedMatch, error: str,
                 status: int) -> HttpResponse:
+    """The confirmation: the terms, and what leaving now costs in amounts; when leaving is
+    refused now, the refusal instead of the button."""
     rules = dict(row.state.get("log", {}).get("rules") or {})
+    cost = services.leave_cost(services.restored(row))
+    refused = cost["refused"]
+    if refused is not None and not error:
+        error = refusal(refused.rule, refused.message)
     response = render(request, "play/leave.html", {
-        "row": row, "error": error, "terms": services.leave_terms(row.variant, rules)},
-        status=status)
+        "row": row, "error": error, "terms": services.leave_terms(row.variant, rules),
+        "cost": cost}, status=status)
     response["Cache-Control"] = "no-store"
     return response
 
