@@ -66,7 +66,7 @@ def problems_of(where: str, markup: str, sentences: list[str],
 
 
 def get(client: Client, url: str) -> str:
-    response = client.get(url, **ZH)  # type: ignore[arg-type]
+    response = client.get(url, follow=True, **ZH)  # type: ignore[arg-type]
     assert response.status_code == 200, (url, response.status_code)
     return response.content.decode()
 
@@ -121,10 +121,6 @@ def test_the_public_pages_read_as_chinese(client: Client, stored: list[Match],
     assert not problems, problems
 
 
-@pytest.mark.xfail(reason="the rules pages' options table shows each option's key: it is in "
-                          "replays/library/templates/library/rules.html, the rules pages' "
-                          "helper's file; `{{ o.name|option_label }}` (templatetags/options.py) "
-                          "names it (issue 27, reported)", strict=False)
 def test_the_rules_pages_name_options_in_words(client: Client, db: None) -> None:
     problems = [problem for variant in VARIANTS for problem in problems_of(
         f"/rules/{variant}/", get(client, f"/rules/{variant}/"), [])]
@@ -169,9 +165,6 @@ def test_the_results_of_a_putian_or_sichuan_match_name_no_jiaxing_rule(
     assert "JX-" not in visible(get(client, f"/play/{pid}/"))
 
 
-@pytest.mark.xfail(reason="the English results' ladder line names JX-11 on every variant: it "
-                          "is in replays/play/templates/play/table.html, the in-game hint's "
-                          "file (issue 27, reported)", strict=False)
 def test_the_english_results_of_a_sichuan_match_name_no_jiaxing_rule(client: Client) -> None:
     pid = start(client, "sichuan", hands=1)
     past_the_void(client, pid)

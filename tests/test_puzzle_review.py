@@ -20,7 +20,13 @@ from replays.models import Puzzle
 from replays.puzzles import services as puzzles
 from replays.puzzles import training
 
-from .test_puzzle_site import logged_in, page, text_of
+from .test_puzzle_site import logged_in, page
+from .test_puzzle_site import text_of as text_with_links
+
+
+def text_of(markup: str) -> str:
+    """What a reader sees, rule links read inline (their tags leave no space)."""
+    return text_with_links(re.sub(r"</?a\b[^>]*>", "", markup))
 
 HTMX = {"HX-Request": "true"}
 ZH = {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}

@@ -129,7 +129,8 @@ class Crawl:
         self.bare: dict[str, list[str]] = {}
 
     def get(self, url: str, **headers: str) -> str:
-        response = self.client.get(url, **headers)  # type: ignore[arg-type]
+        # follow=True: the daily and rated puzzles redirect to the puzzle's own address.
+        response = self.client.get(url, follow=True, **headers)  # type: ignore[arg-type]
         assert response.status_code == 200, (url, response.status_code)
         return response.content.decode()
 

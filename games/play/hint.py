@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from games.analysis.annotation import outcomes_now
+from games.analysis.ranking import places, value_key
 from games.analysis.value import ValueInputError
 from games.analysis.value_pass import (
     SOLO_SAMPLES,
@@ -91,12 +92,6 @@ def canonical_table(table: Table, seat: int) -> Table:
     return dealt
 
 
-def _shape_key(alternative: dict[str, Any]) -> tuple[int, ...]:
-    """The annotation's order (smaller is better): win now, fewer shanten, more accepted
-    tiles, higher-valued waits — its ``rank``."""
-    return (int(alternative.get("shape_rank", 99)),)
-
-
 def value_hint(table: Table, seat: int, kind: str, options: Sequence[Event], hand: int,
                solo_samples: int = SOLO_SAMPLES, table_samples: int = TABLE_SAMPLES,
                max_playouts: int = MAX_PLAYOUTS) -> dict[str, Any]:
@@ -148,22 +143,15 @@ def value_hint(table: Table, seat: int, kind: str, options: Sequence[Event], han
             out["reason"] = "no_winning_line"
         else:
             out.update(ranked_by="value", reason=None)
-    if out["ranked_by"] == "value":
-        def order(row: dict[str, Any]) -> tuple[Any, ...]:
-            if "expected_points" not in row:
-                return (1, 0.0, 0.0, _shape_key(row), row["index"])
-            return (0, -round(row["expected_points"], 6), -round(row["win_probability"], 6),
-                    _shape_key(row), row["index"])
-    else:
-        def order(row: dict[str, Any]) -> tuple[Any, ...]:
-            return (0, 0.0, 0.0, _shape_key(row), row["index"])
-    ranked = sorted((r for r in rows if r["can"]), key=order)
-    last: tuple[Any, ...] | None = None
-    place = 0
-    for position, row in enumerate(ranked, start=1):
-        key = order(row)[:4]
-        if key != last:
-            place, last = position, key
+    # One ranking (games.analysis.ranking): the same key and places as the review's table.
+    def order(row: dict[str, Any]) -> tuple[Any, ...]:
+        if out["ranked_by"] == "value" and "expected_points" in row:
+            return (0, value_key(row["expected_points"], row["win_probability"],
+                                 row["shape_rank"]))
+        return (1, (0.0, 0.0, row["shape_rank"]))
+
+    ranked = sorted((r for r in rows if r["can"]), key=lambda r: (order(r), r["index"]))
+    for row, place in zip(ranked, places([order(r) for r in ranked]), strict=True):
         row["rank"] = place
     for row in rows:
         if not row["can"]:

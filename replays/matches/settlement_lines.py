@@ -60,7 +60,8 @@ def _tai_fan(n: Mapping[str, int]) -> str:
 
 
 def _flowers_doubled(n: Mapping[str, int]) -> str:
-    text = _("(%(base)s base + %(flowers)s flowers) × 2") % n
+    text = ngettext("(%(base)s base + %(flowers)s flower) × 2",
+                    "(%(base)s base + %(flowers)s flowers) × 2", n["flowers"]) % n
     if n["dealer"]:
         text += " + " + _("%(dealer)s dealer") % n
     return f"{text} = {n['amount']}"
@@ -82,7 +83,8 @@ _WORDING: dict[str, Callable[[Mapping[str, int]], str]] = {
     "base_tai_fan": _tai_fan,
     "flowers_doubled": _flowers_doubled,
     "bomb": lambda n: _("bomb: %(amount)s") % n,
-    "flowers": lambda n: _("%(more)s flowers − %(fewer)s flowers") % n
+    "flowers": lambda n: ngettext("%(more)s flower", "%(more)s flowers", n["more"]) % n
+    + " − " + ngettext("%(fewer)s flower", "%(fewer)s flowers", n["fewer"]) % n
     + f" = {n['more'] - n['fewer']}",
     "fan_points": lambda n: ngettext("%(fan)s fan → %(points)s point",
                                      "%(fan)s fan → %(points)s points", n["points"]) % n,
