@@ -120,7 +120,7 @@ def test_the_panel_shows_a_mistakes_size(transactional_db: None, client: Client)
     content = client.get(match.get_absolute_url(),
                          {"step": mistake["event"] - 1, "seat": mistake["seat"]}).content.decode()
 
-    found = re.search(r'<strong class="mistake">mistake</strong>: <span class="loss">([^<]+)',
+    found = re.search(r'<strong class="mistake">mistake by shape</strong>: <span class="loss">([^<]+)',
                       content)
     assert found, "no mistake with its size"
     assert re.search(r"\d", found.group(1))

@@ -217,7 +217,7 @@ def test_the_bots_page_shows_the_arena_table_with_how_to_check_it(
     assert "(95% interval +8.54 to +9.62)" in page and "normal is stronger than easy." in page
     assert "31.0%" in page and "8.0%" in page and "15.0%" in page and "24.00" in page
     assert "查大叫" in page and "12 hands, -340 points" in page
-    assert ('not-ready payments (查大叫, <a class="rule-link" href="/rules/sichuan/#SC-6">'
+    assert ('not-ready payments (查大叫, <a class="rule-link" href="/rules/sichuan/#SC-6.4">'
             'SC-6.4</a>)') in page
     assert "1.2 ms / 6.5 ms" in page
     assert "python -m games arena --variant sichuan --bots strong basic --walls 2000 " \
@@ -225,8 +225,8 @@ def test_the_bots_page_shows_the_arena_table_with_how_to_check_it(
     assert "tools/bot_ladder.py --walls 2000 --seed 2026" in page
     assert "No figures for this variant yet." in page  # Jiaxing and Putian
     # what each level does, its rule ids linked to the rules pages' anchors
-    assert 'href="/rules/jiaxing/#JX-5">JX-5.3</a>' in page
-    assert 'href="/rules/sichuan/#SC-3">SC-3.3</a>' in page
+    assert 'href="/rules/jiaxing/#JX-5.3">JX-5.3</a>' in page
+    assert 'href="/rules/sichuan/#SC-3.3">SC-3.3</a>' in page
     assert 'href="/rules/putian/#PT-5.6">PT-5.6</a>' in page
     assert 'href="/bots/"' in client.get("/").content.decode()  # in the site's navigation
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 from games.records.log import loads
 from games.records.match import replay
 from games.variants.registry import VARIANTS
+from replays.matches.option_labels import option_label
 from replays.models import Match
 from replays.tile_names import tile_name
 
@@ -579,8 +580,9 @@ def test_it_lists_every_pattern_of_the_variant(client: Client, variant: str) -> 
                          rf'<a href="#{re.escape(pattern.id)}(-\d)?">{re.escape(pattern.id)}</a>'
                          r'</td>', content), pattern.id
         assert html.escape(pattern.en) in content
-    for option in VARIANTS[variant].OPTIONS:
-        assert f"<code>{option}</code>" in content
+    for option in VARIANTS[variant].OPTIONS:  # named in words, the key kept for scripts
+        assert f'<span class="option-name" data-option="{option}">{option_label(option)}</span>' \
+            in content
 
 
 @pytest.mark.parametrize("variant", ["riichi", "Sichuan", "sichuan2", "%00", "x" * 300])
