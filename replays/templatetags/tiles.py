@@ -268,6 +268,8 @@ def hit_value(hit: Any) -> str:
     numbers = {"value": value, "unit": unit(unit_key), "count": count}
     if count > 1:
         return _("×%(count)s: +%(value)s %(unit)s") % numbers
+    if unit_key == "points":
+        return ngettext("+%(value)s point", "+%(value)s points", value) % numbers
     return f"+{value} {numbers['unit']}"
 
 
