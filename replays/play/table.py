@@ -13,6 +13,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from games.core.events import Event
@@ -76,6 +77,10 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
     variant = VARIANTS[view["variant"]]
     flower_kinds = getattr(variant, "FLOWER_KINDS", ())
     last = view.get("last_discard") or {}
+    # Whose turn it is, as the page shows it: the seat being asked. While the player is
+    # asked (their turn, a claim, 定缺 SC-2, the contract JX-9) that is their seat, not the
+    # dealer's or the discarder's (issue 28).
+    turn = view["seat"] if view.get("decision") else view.get("turn")
     seats = []
     for raw in view["seats"]:
         number = raw["seat"]
@@ -94,7 +99,7 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
             seat=number, name=raw["name"], wind=raw["wind"], score=int(raw["score"]),
             hand=hand, melds=[_meld(m, wild) for m in raw["melds"]], river=river,
             flowers=flowers, is_dealer=number == view["dealer"],
-            is_turn=number == view.get("turn"), won=bool(raw.get("won")),
+            is_turn=number == turn, won=bool(raw.get("won")),
             gave_up=bool(raw.get("gave_up")), ready=bool(raw.get("ready")),
             void=raw.get("void"), place=place_of(number, view["seat"])))
     order = {"top": 0, "left": 1, "right": 2, "bottom": 3}
@@ -169,25 +174,52 @@ def choices(view: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     return hand_tiles, buttons
 
 
-def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]:
+@dataclass
+class Move:
+    """One move since the player's last, in words, with what it adds to the board: the
+    page's script shows the board one move at a time with the list (issue 28): a move that
+    adds a discard to ``seat``'s river (``river``) or a meld (``meld``) in the hand the
+    board shows (``on_board``) is hidden there until the list reaches it."""
+
+    text: str
+    seat: int | None = None
+    river: bool = False
+    meld: bool = False
+    on_board: bool = False
+    win: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+MELDS = ("peng", "chi")  # a kong adds a meld unless it is added to a pung
+
+
+def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[Move]:
     """What happened since the player's last move, one sentence an entry (the bots' moves
     the page shows one by one)."""
     if not row.moves_from:
         return []
     hand, seen = int(row.moves_from[0]), int(row.moves_from[1])
     names = tuple(s["name"] for s in view["seats"])
-    out = []
+    out: list[Move] = []
     for entry in match.events_since(hand, seen):
         raw = entry["event"]
+        on_board = int(entry["hand"]) == int(view["hand_number"]) and not view["over"]
         if raw["type"] == "deal":
-            out.append(_("Hand %(n)d is dealt") % {"n": entry["hand"]})
+            out.append(Move(_("Hand %(n)d is dealt") % {"n": entry["hand"]}))
             continue
         actor = raw.get("actor")
+        seat = int(actor) if actor is not None else None
+        adds_meld = raw["type"] in MELDS or (raw["type"] == "gang" and raw.get("kind") != "added")
+        board = {"seat": seat, "on_board": on_board, "river": raw["type"] == "discard",
+                 "meld": adds_meld}
         if raw["type"] == "draw" and "tile" not in raw:  # another seat's draw: face down
-            out.append(_("{name} draws a tile").format(name=names[int(actor)]))
+            out.append(Move(_("{name} draws a tile").format(name=names[int(actor)]), **board))
             continue
         if raw["type"] == "gang" and "tile" not in raw:  # another seat's concealed kong
-            out.append(_("{name} declares a concealed kong").format(name=names[int(actor)]))
+            out.append(Move(_("{name} declares a concealed kong").format(
+                name=names[int(actor)]), **board))
             continue
         # The seat's view adds what the page shows beside an event: every hand at the end,
         # the winner's hand at a win. The log's reader knows neither field.
@@ -195,10 +227,49 @@ def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[str]
         try:
             event = read_event(raw, view["variant"])
         except ValueError:
-            out.append(str(raw["type"]))
+            out.append(Move(str(raw["type"]), **board))
             continue
-        out.append(in_second_person(event, names, view["seat"]))
+        text = in_second_person(event, names, view["seat"])
+        if event.type == "hu":
+            text = with_points(text, win_of(view, int(entry["hand"]), raw))
+        out.append(Move(text, win=event.type == "hu", **board))
     return out
+
+
+def win_of(view: dict[str, Any], hand: int, raw: dict[str, Any]) -> dict[str, Any] | None:
+    """The scored win (``view["wins"]``, or the last hand's) that a ``hu`` event made."""
+    if hand == int(view["hand_number"]):
+        wins = view.get("wins", [])
+    elif view.get("last_hand") and int(view["last_hand"]["number"]) == hand:
+        wins = view["last_hand"]["wins"]
+    else:
+        return None
+    return next((w for w in wins if w["seat"] == raw.get("actor")
+                 and w["tile"] == raw.get("tile")), None)
+
+
+def with_points(text: str, win: dict[str, Any] | None) -> str:
+    """A win in words with its points and patterns: a Sichuan win in the middle of a hand
+    (SC-5) reads "Jun wins on Kai's 9 Characters: 1 point (平胡 plain win)"."""
+    if win is None:
+        return text
+    points = int(win.get("points") or 0)
+    names = []
+    for hit in (win.get("score") or {}).get("patterns", []):
+        name = str(hit.get("name", ""))
+        names.append(pattern_words(name, str(hit.get("en", ""))))
+    said = ngettext("%(text)s: %(n)d point", "%(text)s: %(n)d points", points) % {
+        "text": text, "n": points}
+    if names:
+        said = _("%(said)s (%(patterns)s)") % {"said": said, "patterns": ", ".join(names)}
+    return said
+
+
+def pattern_words(name: str, english: str) -> str:
+    """A pattern by its Chinese name, glossed in English for an English reader."""
+    if english and not (get_language() or "").startswith("zh"):
+        return f"{name} {english}"
+    return name
 
 
 def in_second_person(event: Event, names: tuple[str, ...], seat: int) -> str:
@@ -252,6 +323,39 @@ def in_second_person(event: Event, names: tuple[str, ...], seat: int) -> str:
     return describe(event, names, seat)
 
 
+def claim_prompt(view: dict[str, Any]) -> dict[str, Any] | None:
+    """A claim or a robbed kong in words, naming the tile and the seat it comes from, with
+    the choices: "Lan discards 5 Dots: pung, win or pass?" (issue 28). ``seat`` and
+    ``tile`` let the page highlight that tile on the board."""
+    decision = view.get("decision") or {}
+    kind = decision.get("kind")
+    if kind not in ("claim", "rob_kong"):
+        return None
+    names = [s["name"] for s in view["seats"]]
+    last = view.get("last_discard") or {}
+    seat, code = last.get("seat"), last.get("tile")
+    if kind == "rob_kong" or seat is None:
+        win: dict[str, Any] = next((a for a in view["legal"] if a["type"] == "hu"), {})
+        seat, code = win.get("target", view.get("turn")), win.get("tile")
+    if seat is None or code is None:
+        return None
+    words = {"hu": pgettext("a claim choice", "win"), "peng": pgettext("a claim choice", "pung"),
+             "gang": pgettext("a claim choice", "kong"),
+             "chi": pgettext("a claim choice", "chow")}
+    kinds = [a["type"] for a in view["legal"]]
+    said = [words[k] for k in ("chi", "peng", "gang", "hu") if k in kinds]
+    said.append(pgettext("a claim choice", "pass"))
+    choices = (said[0] if len(said) == 1 else pgettext("the last of the choices", "%(some)s or %(last)s") % {
+        "some": pgettext("between choices", ", ").join(said[:-1]), "last": said[-1]})
+    tile = tile_name(str(code))
+    name = names[int(seat)]
+    text = (_("%(name)s adds a kong of %(tile)s: %(choices)s? (JX-8, SC-5.18)")
+            if kind == "rob_kong" else _("%(name)s discards %(tile)s: %(choices)s?")) % {
+        "name": name, "tile": tile, "choices": choices}
+    return {"text": text, "seat": int(seat), "tile": _tv(str(code), frozenset(
+        view.get("wildcards", []))), "name": name}
+
+
 def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:
     """The last finished hand at its end, as the viewer itemises it."""
     if not view.get("last_hand") and not view["over"]:
@@ -301,7 +405,7 @@ def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch,
     wild = frozenset(view.get("wildcards", []))
     return {
         "row": row, "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
-        "buttons": buttons, "moves": moves(row, match, view),
+        "buttons": buttons, "moves": moves(row, match, view), "claim": claim_prompt(view),
         "wildcards": [_tv(k, wild) for k in view.get("wildcards", [])],
         "wildcard_name": wildcard_name(variant),
         "indicator": _tv(view["indicator"], frozenset()) if view.get("indicator") else None,

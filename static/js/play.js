@@ -6,6 +6,32 @@ function tileButtons() {
   return Array.from(document.querySelectorAll(".play-hand button.tile-button"));
 }
 
+// The board's pieces a move adds (a discard in the seat's river, a meld), hidden until the
+// list reaches the move: the board and the move list advance together (issue 28). Returns,
+// for each move, the element it shows (or null).
+function boardPieces(table, items) {
+  const pending = {river: {}, meld: {}};
+  items.forEach((item, at) => {
+    if (at === 0 || item.dataset.seat === undefined) return;
+    for (const kind of ["river", "meld"]) {
+      if (item.hasAttribute(`data-${kind}`)) {
+        (pending[kind][item.dataset.seat] ||= []).push(at);
+      }
+    }
+  });
+  const shows = items.map(() => null);
+  for (const [kind, selector] of [["river", ".seat-river[data-seat='S'] .river-tiles > .tile"],
+                                  ["meld", ".seat.seat-S .seat-melds > .meld"]]) {
+    for (const [seat, ats] of Object.entries(pending[kind])) {
+      const pieces = Array.from(table.querySelectorAll(selector.replace("S", seat)));
+      const last = pieces.slice(-ats.length);
+      if (last.length !== ats.length) continue;  // the board doesn't match: show it all
+      last.forEach((piece, i) => { piece.hidden = true; shows[ats[i]] = piece; });
+    }
+  }
+  return shows;
+}
+
 // `root` is the swapped table, or the document on a full page load (which has no closest()).
 function revealMoves(root) {
   const list = root.querySelector(".play-moves");
@@ -14,19 +40,26 @@ function revealMoves(root) {
   const speed = Number(table.dataset.speed || 0);
   const items = Array.from(list.children);
   if (!speed || items.length < 2) return;
+  const shows = boardPieces(table, items);
   items.forEach((item) => { item.hidden = true; });
+  table.classList.add("is-narrating");
   let shown = 0;
+  const reveal = () => {
+    items[shown].hidden = false;
+    items[shown].classList.add("is-new");
+    if (shows[shown]) shows[shown].hidden = false;
+    if (shown > 0) items[shown - 1].classList.remove("is-new");
+    list.scrollTop = list.scrollHeight;
+    shown += 1;
+  };
+  reveal();
   const timer = setInterval(() => {
-    if (shown < items.length) {
-      items[shown].hidden = false;
-      items[shown].classList.add("is-new");
-      if (shown > 0) items[shown - 1].classList.remove("is-new");
-      shown += 1;
+    if (shown < items.length) reveal();
+    if (shown >= items.length) {
+      clearInterval(timer);
+      table.classList.remove("is-narrating");
     }
-    if (shown >= items.length) clearInterval(timer);
   }, speed);
-  items[0].hidden = false;
-  shown = 1;
 }
 
 document.addEventListener("keydown", (event) => {

@@ -1,0 +1,110 @@
+"""The one-player table, phone first (issue 28): at 390×844 and at 1280×800, in English and
+Chinese, your hand and your choices are in the window without scrolling at 定缺 (SC-2), at a
+discard and at a claim prompt that names the tile and the discarder; a bot's win in the
+middle of a Sichuan hand is told with its winner, tile and points. Screenshots of each go to
+test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+from tests.test_browser_play import (  # noqa: E402
+    await_decision,
+    choose_and_wait,
+    choose_with_mouse,
+    start,
+)
+
+pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
+
+# A Sichuan deal (seat 0, the mouse's choices of tests.test_browser_play): 定缺 first, a pung
+# offered on the fifth decision, a bot wins in the middle of the hand after the fifteenth.
+SEED = "tablepage-sichuan-0"
+DECISIONS = 30
+
+
+@pytest.fixture(autouse=True)
+def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("replays.play.services.new_seed", lambda: SEED)
+
+
+def on_screen(page: Page, height: int) -> None:
+    """Every tile of the hand and every choice button lies inside the window."""
+    hand = page.locator(".play-hand .tile-button")
+    assert hand.count() >= 13
+    for locator in (hand, page.locator(".play-buttons button")):
+        for box in [item.bounding_box() for item in locator.all()]:
+            assert box is not None
+            assert 0 <= box["y"] and box["y"] + box["height"] <= height, box
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+
+
+def shoot(page: Page, artifacts: Path, name: str) -> None:
+    """The first screen as it loads (no scrolling), then the whole page."""
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(artifacts / f"{name}.png"))
+    page.screenshot(path=str(artifacts / f"{name}-full.png"), full_page=True)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+def test_it_keeps_your_hand_and_choices_on_the_first_screen(
+        browser: Browser, live_server: Any, transactional_db: None, artifacts: Path,
+        language: str, width: int, height: int) -> None:
+    context = browser.new_context(locale="en-US" if language == "en" else "zh-CN",
+                                  viewport={"width": width, "height": height})
+    page = context.new_page()
+    tag = f"{width}-{language}"
+    try:
+        start(page, live_server.url, "sichuan")
+        assert await_decision(page)
+        # 定缺 (SC-2): you are asked, so your seat is the one framed, not the dealer's.
+        expect(page.locator(".seat.is-turn")).to_have_count(1)
+        expect(page.locator(".seat.is-viewer")).to_have_class(
+            __import__("re").compile(r"\bis-turn\b"))
+        on_screen(page, height)
+        shoot(page, artifacts, f"table-dingque-{tag}")
+        seen = {"discard": False, "claim": False, "win": False}
+        for _ in range(DECISIONS):
+            if not await_decision(page):
+                break
+            if page.locator(".play-moves li.is-win").count() and not seen["win"]:
+                seen["win"] = True
+                win = page.locator(".play-moves li.is-win").first.inner_text()
+                assert ("point" in win) if language == "en" else ("分" in win), win
+                shoot(page, artifacts, f"table-win-{tag}")
+            if page.locator(".claim-text").count() and not seen["claim"]:
+                seen["claim"] = True
+                prompt = page.locator(".claim-text").inner_text()
+                seat = page.locator("#board").get_attribute("data-claim-seat")
+                name = page.locator(f".seat.seat-{seat} .seat-name").inner_text()
+                assert name in prompt, prompt
+                assert ("discards" in prompt) if language == "en" else ("打出" in prompt)
+                expect(page.locator(f".seat-river[data-seat='{seat}'] .tile.is-last")) \
+                    .to_be_visible()
+                on_screen(page, height)
+                shoot(page, artifacts, f"table-claim-{tag}")
+            elif (page.locator(".play-hand button.tile-button").count()
+                  and not seen["discard"]):
+                seen["discard"] = True
+                on_screen(page, height)
+                shoot(page, artifacts, f"table-discard-{tag}")
+            if all(seen.values()):
+                break
+            choose_and_wait(page, choose_with_mouse)
+        assert seen == {"discard": True, "claim": True, "win": True}, seen
+        keys = page.locator(".play-keys")
+        if seen["discard"] and keys.count():
+            # Headless Chromium has a mouse: the keys show at 1280 px, never on a phone.
+            assert keys.is_visible() == (width >= 700)
+    finally:
+        context.close()
