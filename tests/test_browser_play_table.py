@@ -25,8 +25,8 @@ from tests.test_browser_play import (  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
-# A Sichuan deal (seat 0, the mouse's choices of tests.test_browser_play): 定缺 first, a pung
-# offered on the fifth decision, a bot wins in the middle of the hand after the fifteenth.
+# A Sichuan deal (seat 0, the mouse's choices of tests.test_browser_play, normal bots): 定缺
+# first, then a pung offered within a few decisions and a win in the middle of the hand.
 SEED = "tablepage-sichuan-0"
 DECISIONS = 30
 
@@ -39,7 +39,7 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 def on_screen(page: Page, height: int) -> None:
     """Every tile of the hand and every choice button lies inside the window."""
     hand = page.locator(".play-hand .tile-button")
-    assert hand.count() >= 13
+    assert hand.count() >= 1  # fewer than 13 beside melds
     for locator in (hand, page.locator(".play-buttons button")):
         for box in [item.bounding_box() for item in locator.all()]:
             assert box is not None
@@ -106,5 +106,76 @@ def test_it_keeps_your_hand_and_choices_on_the_first_screen(
         if seen["discard"] and keys.count():
             # Headless Chromium has a mouse: the keys show at 1280 px, never on a phone.
             assert keys.is_visible() == (width >= 700)
+    finally:
+        context.close()
+
+
+# Records, after each change of what is hidden, the moves shown that add a discard to a
+# river (the first move is on the board from the start) and the river tiles shown.
+TOGETHER = """
+window.__together = [];
+new MutationObserver(() => {
+  const moves = Array.from(document.querySelectorAll(".play-moves li")).slice(1)
+    .filter((li) => !li.hidden && li.hasAttribute("data-river")).length;
+  const tiles = Array.from(document.querySelectorAll(".seat-river .river-tiles > .tile"))
+    .filter((tile) => !tile.hidden).length;
+  window.__together.push([moves, tiles]);
+}).observe(document, {subtree: true, attributes: true, attributeFilter: ["hidden"]});
+"""
+
+
+@pytest.mark.browser
+def test_the_board_advances_with_the_move_list(page: Page, live_server: Any,
+                                               transactional_db: None) -> None:
+    """Issue 28: the board showed the end state while the list still told the bots' moves
+    one by one; now each discard appears in its river as the list reaches it."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    start(page, live_server.url, "sichuan", speed="250")
+    for _ in range(4):
+        assert await_decision(page)
+        if page.locator(".play-moves li[data-river]").count() >= 3:
+            break
+        choose_and_wait(page, choose_with_mouse)
+    pending = page.locator(".play-moves li[data-river]:not(:first-child)").count()
+    assert pending >= 2, "no bot discards to narrate"
+    total = page.locator(".seat-river .river-tiles > .tile").count()
+    page.add_init_script(TOGETHER)
+    page.reload()
+    expect(page.locator(".play-moves li:not([hidden])")).to_have_count(
+        page.locator(".play-moves li").count(), timeout=15000)
+    records = page.evaluate("window.__together")
+    # Hidden at first: the river tiles of the moves still to tell ...
+    assert [moves for moves, _ in records if moves == 0], records
+    # ... and each discard told puts exactly its tile back on the board.
+    assert {tiles - moves for moves, tiles in records} == {total - pending}, records
+    assert records[-1] == [pending, total], records
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("width, height", [(390, 844), (1280, 800)])
+@pytest.mark.parametrize("variant, seed, choice", [
+    ("jiaxing", "tablepage-jiaxing-38", '"contract"'),  # JX-9 at the sixteenth decision
+    ("putian", "tablepage-putian-16", '"bomb"'),  # PT-5.4 at the second
+])
+def test_the_contract_and_the_bomb_are_on_the_first_screen(
+        browser: Browser, live_server: Any, transactional_db: None, artifacts: Path,
+        monkeypatch: pytest.MonkeyPatch, variant: str, seed: str, choice: str,
+        language: str, width: int, height: int) -> None:
+    monkeypatch.setattr("replays.play.services.new_seed", lambda: seed)
+    context = browser.new_context(locale="en-US" if language == "en" else "zh-CN",
+                                  viewport={"width": width, "height": height})
+    page = context.new_page()
+    try:
+        start(page, live_server.url, variant)
+        for _ in range(DECISIONS):
+            assert await_decision(page)
+            if page.locator(f".play-buttons button[value*='{choice}']").count():
+                break
+            choose_and_wait(page, choose_with_mouse)
+        else:
+            raise AssertionError(f"no {choice} choice")
+        on_screen(page, height)
+        shoot(page, artifacts, f"table-{variant}-{choice.strip(chr(34))}-{width}-{language}")
     finally:
         context.close()
