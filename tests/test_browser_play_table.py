@@ -126,11 +126,11 @@ new MutationObserver(() => {
 
 @pytest.mark.browser
 def test_the_board_advances_with_the_move_list(page: Page, live_server: Any,
-                                               transactional_db: None) -> None:
+                                               transactional_db: None, artifacts: Path) -> None:
     """Issue 28: the board showed the end state while the list still told the bots' moves
     one by one; now each discard appears in its river as the list reaches it."""
     page.set_viewport_size({"width": 1280, "height": 800})
-    start(page, live_server.url, "sichuan", speed="250")
+    start(page, live_server.url, "sichuan", speed="600")
     for _ in range(4):
         assert await_decision(page)
         if page.locator(".play-moves li[data-river]").count() >= 3:
@@ -141,6 +141,7 @@ def test_the_board_advances_with_the_move_list(page: Page, live_server: Any,
     total = page.locator(".seat-river .river-tiles > .tile").count()
     page.add_init_script(TOGETHER)
     page.reload()
+    page.screenshot(path=str(artifacts / "table-narrating-1280-en.png"))  # mid-way
     expect(page.locator(".play-moves li:not([hidden])")).to_have_count(
         page.locator(".play-moves li").count(), timeout=15000)
     records = page.evaluate("window.__together")
