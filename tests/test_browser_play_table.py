@@ -47,9 +47,11 @@ def on_screen(page: Page, height: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
 
 
-def shoot(page: Page, artifacts: Path, name: str) -> None:
-    """The first screen as it loads (no scrolling), then the whole page."""
-    page.evaluate("window.scrollTo(0, 0)")
+def shoot(page: Page, artifacts: Path, name: str, top: bool = True) -> None:
+    """The first screen as it loads (from the top unless ``top`` is False: as the page
+    scrolled itself), then the whole page."""
+    if top:
+        page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(artifacts / f"{name}.png"))
     page.screenshot(path=str(artifacts / f"{name}-full.png"), full_page=True)
 
@@ -89,10 +91,14 @@ def test_it_keeps_your_hand_and_choices_on_the_first_screen(
                 name = page.locator(f".seat.seat-{seat} .seat-name").inner_text()
                 assert name in prompt, prompt
                 assert ("discards" in prompt) if language == "en" else ("打出" in prompt)
-                expect(page.locator(f".seat-river[data-seat='{seat}'] .tile.is-last")) \
-                    .to_be_visible()
+                tile = page.locator(f".seat-river[data-seat='{seat}'] .tile.is-last")
+                expect(tile).to_be_visible()
                 on_screen(page, height)
-                shoot(page, artifacts, f"table-claim-{tag}")
+                # The page brings the tile above your hand, where you can see it.
+                box, bar = tile.bounding_box(), page.locator(".play-actions").bounding_box()
+                assert box is not None and bar is not None
+                assert 0 <= box["y"] and box["y"] + box["height"] <= bar["y"], (box, bar)
+                shoot(page, artifacts, f"table-claim-{tag}", top=False)
             elif (page.locator(".play-hand button.tile-button").count()
                   and not seen["discard"]):
                 seen["discard"] = True

@@ -32,14 +32,33 @@ function boardPieces(table, items) {
   return shows;
 }
 
+// A claim's tile, outlined in the discarder's river, brought into the part of the window
+// above your hand (on a phone the rivers start below it).
+function showClaim(table) {
+  const tile = table.querySelector(".play-board[data-claim-seat] .seat-river .tile.is-last");
+  const form = table.querySelector(".play-actions");
+  if (!tile || !form || tile.hidden) return;
+  const box = tile.getBoundingClientRect();
+  const bottom = form.getBoundingClientRect().top;
+  if (box.top >= 0 && box.bottom <= bottom) return;
+  window.scrollBy(0, box.top - Math.max(0, (bottom - box.height) / 2));
+}
+
 // `root` is the swapped table, or the document on a full page load (which has no closest()).
 function revealMoves(root) {
   const list = root.querySelector(".play-moves");
   const table = root.id === "play-table" ? root : root.querySelector("#play-table");
-  if (!list || !table) return;
+  if (!table) return;
+  if (!list) {
+    showClaim(table);
+    return;
+  }
   const speed = Number(table.dataset.speed || 0);
   const items = Array.from(list.children);
-  if (!speed || items.length < 2) return;
+  if (!speed || items.length < 2) {
+    showClaim(table);
+    return;
+  }
   const shows = boardPieces(table, items);
   items.forEach((item) => { item.hidden = true; });
   table.classList.add("is-narrating");
@@ -58,6 +77,7 @@ function revealMoves(root) {
     if (shown >= items.length) {
       clearInterval(timer);
       table.classList.remove("is-narrating");
+      showClaim(table);
     }
   }, speed);
 }
