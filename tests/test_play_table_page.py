@@ -18,7 +18,7 @@ from replays.tile_names import tile_name
 
 pytestmark = pytest.mark.django_db
 
-SEED = "tablepage-sichuan-0"  # seat 0 is the dealer; a pung offered at decision 5
+SEED = "tablepage-sichuan-0"  # seat 0 is the dealer; a pung offered within a few decisions
 CSS = Path(__file__).resolve().parent.parent / "static" / "css" / "site.css"
 
 
