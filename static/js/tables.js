@@ -10,7 +10,7 @@
   var socket = null;
   var beat = null;
   var wait = 1000;
-  var seatedBefore = null;
+  var before = null;
 
   function current() {
     var r = document.getElementById("room");
@@ -43,10 +43,13 @@
       var now = current();
       var started = state.started ? "1" : "0";
       var step = String(state.step === undefined ? 0 : state.step);
-      var seated = (state.seats || []).map(function (s) { return s.taken ? "1" : "0"; }).join("");
-      var reseated = seatedBefore !== null && seated !== seatedBefore;
-      seatedBefore = seated;
-      if (started !== now.started || step !== now.step || reseated) { swap(); }
+      // Who sits, who is online and who the bot plays show on the page too.
+      var seats = (state.seats || []).map(function (s) {
+        return [s.taken, s.connected, s.autoplay].join(",");
+      }).join(";");
+      var changed = before === null || seats !== before;
+      before = seats;
+      if (started !== now.started || step !== now.step || changed) { swap(); }
     };
     socket.onclose = function () {
       window.clearInterval(beat);
