@@ -245,3 +245,38 @@ def test_it_refuses_a_bad_form_without_a_500() -> None:
     response = Client().post("/tables/", {"variant": "riichi", "humans": 9, "hands": 0})
     assert response.status_code == 400
     assert Client().post("/tables/nosuch/join", {"name": "x"}).status_code == 404
+
+
+def test_it_plays_by_the_form_without_javascript() -> None:
+    alice, bob, pid = seated_pair()
+    for _ in range(50):
+        views = {0: state(alice, pid), 1: state(bob, pid)}
+        asked = [s for s, v in views.items() if v["legal"]]
+        if asked:
+            break
+    seat = asked[0]
+    client = (alice, bob)[seat]
+    view = views[seat]
+    page = client.get(f"/tables/{pid}/").content.decode()
+    assert 'name="action"' in page and f'value="{view["step"]}"' in page
+    response = client.post(f"/tables/{pid}/act", {
+        "step": str(view["step"]),
+        "action": json.dumps(view["legal"][0], sort_keys=True, separators=(",", ":"))})
+    assert response.status_code == 302 and response["Location"] == f"/tables/{pid}/"
+    assert state(client, pid)["step"] > view["step"]
+
+
+def test_it_declares_the_deadlines_beat_task_and_applies_every_due_room(settings: Any) -> None:
+    from mahjong_site.celery import app
+    from replays.tables import tasks
+
+    entry = settings.CELERY_BEAT_SCHEDULE["apply-table-deadlines"]
+    assert entry["task"] == tasks.apply_table_deadlines.name
+    assert app.tasks[entry["task"]] is not None
+    alice, bob, pid = seated_pair()
+    room = Room.objects.get(public_id=pid)
+    seat = room.seats.exclude(deadline=None).first()
+    assert seat is not None and seat.deadline is not None
+    assert services.expire_all(seat.deadline - dt.timedelta(seconds=1)) == 0
+    assert services.expire_all(seat.deadline + dt.timedelta(seconds=1)) == 1
+    assert Room.objects.get(public_id=pid).step > room.step

@@ -351,7 +351,8 @@ def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | Non
                 _reclaim(match, seat, now)
         if match is not None and not match.over:
             _apply_expired(room, match, seats, now)
-            _store(room, match, seats, now)
+            if match.step != before:  # written only when something moved
+                _store(room, match, seats, now)
         if room.step != before or connected is not None:
             _changed(room)
     return room, match
