@@ -170,6 +170,9 @@ def test_it_hands_a_seat_to_the_bot_and_back() -> None:
     assert match.over
     restored = RoomMatch.from_json(match.to_json())
     assert restored.autoplay == {0, 1} and restored.log() == match.log()
+    with pytest.raises(IllegalAction) as over:
+        restored.act_for(0, restored.step, {"type": "pass"})
+    assert over.value.rule == "C-5"
 
 
 def test_it_refuses_a_table_without_humans_or_a_tampered_row() -> None:

@@ -196,6 +196,8 @@ class RoomMatch(PlayMatch):
         was opened at to the current one; then everything that follows without a human
         answer. Returns the entries since, as ``seat`` sees them. :class:`StaleStep` and
         :class:`IllegalAction` change nothing."""
+        if self.over:
+            raise IllegalAction("C-5", Message("the match is over: there is nothing left to play"))
         opened = self.opened_at(seat)
         if (isinstance(step, bool) or not isinstance(step, int) or opened is None
                 or not opened <= step <= self.step):
