@@ -280,3 +280,31 @@ def test_it_declares_the_deadlines_beat_task_and_applies_every_due_room(settings
     assert services.expire_all(seat.deadline - dt.timedelta(seconds=1)) == 0
     assert services.expire_all(seat.deadline + dt.timedelta(seconds=1)) == 1
     assert Room.objects.get(public_id=pid).step > room.step
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_serialises_concurrent_answers_of_one_seat() -> None:
+    import threading
+
+    from django.db import connection
+
+    alice = Client()
+    pid = create(alice, humans=1, variant="putian")
+    data = state(alice, pid)
+    assert data["legal"]
+    statuses: list[int] = []
+    barrier = threading.Barrier(2)
+
+    def answer() -> None:
+        client = Client()
+        client.cookies = alice.cookies  # the same session: the same seat, two tabs
+        barrier.wait()
+        statuses.append(act(client, pid, data["step"], data["legal"][0]).status_code)
+        connection.close()
+
+    threads = [threading.Thread(target=answer) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409]
