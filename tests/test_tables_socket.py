@@ -18,7 +18,7 @@ from asgiref.sync import async_to_sync, sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.test import Client
 
-from mahjong_site.asgi import application
+from replays import inprocess
 from replays.models.tables import Seat
 from replays.tables.router import Listener, messages
 
@@ -34,11 +34,24 @@ def _create(client: Client, humans: int = 2, **extra: Any) -> str:
     return found.group(1)
 
 
+def _application() -> Any:
+    """The site's ASGI application (mahjong_site/asgi.py), imported without starting the
+    in-process pool its import starts for a web process (the tests run tasks at once)."""
+    import importlib
+
+    real = inprocess.run_beside_requests
+    inprocess.run_beside_requests = lambda *args, **kwargs: None  # type: ignore[assignment]
+    try:
+        return importlib.import_module("mahjong_site.asgi").application
+    finally:
+        inprocess.run_beside_requests = real
+
+
 def _socket(pid: str, client: Client | None) -> WebsocketCommunicator:
     headers = [ORIGIN, (b"host", b"localhost")]
     if client is not None:
         headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
-    return WebsocketCommunicator(application, f"/tables/{pid}/ws", headers=headers)
+    return WebsocketCommunicator(_application(), f"/tables/{pid}/ws", headers=headers)
 
 
 def test_it_routes_each_listener_its_own_view_built_once_per_seat() -> None:

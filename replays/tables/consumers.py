@@ -62,6 +62,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 await database_sync_to_async(_seen)(self.public_id, self.seat)
             await self.send_json({"type": "heartbeat"})
         elif isinstance(content, dict) and content.get("type") == "state":
+            # A clock ran out on the page: expired deadlines are applied (and pushed) first.
+            await database_sync_to_async(services.touch)(self.public_id)
             await self.send_json(await database_sync_to_async(_message)(self.public_id,
                                                                         self.seat))
         else:

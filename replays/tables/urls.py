@@ -2,9 +2,7 @@
 
 from django.urls import path
 
-from replays.tables import tasks, views
-
-assert tasks  # imported for beat's task: the in-process runner (replays/inprocess.py) finds it
+from replays.tables import views
 
 urlpatterns = [
     path("tables/", views.index, name="tables"),  # GET the lobby, POST creates a room

@@ -11,6 +11,7 @@
   var beat = null;
   var wait = 1000;
   var before = null;
+  var asked = null;
 
   function current() {
     var r = document.getElementById("room");
@@ -57,5 +58,17 @@
       wait = Math.min(wait * 2, 15000);
     };
   }
+  // The clock counts down between pushes: the first number in it is the seconds left.
+  window.setInterval(function () {
+    var clock = document.querySelector(".room-clock[data-deadline]");
+    if (!clock) { return; }
+    var left = Math.max(0, Math.round((Date.parse(clock.getAttribute("data-deadline")) - Date.now()) / 1000));
+    clock.innerHTML = clock.innerHTML.replace(/\d+/, String(left));
+    var deadline = clock.getAttribute("data-deadline");
+    if (left === 0 && asked !== deadline && socket && socket.readyState === 1) {
+      asked = deadline;  // the time is up: the server applies it and pushes the change
+      socket.send(JSON.stringify({ type: "state" }));
+    }
+  }, 1000);
   open();
 })();
