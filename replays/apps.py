@@ -15,9 +15,7 @@ class ReplaysConfig(AppConfig):
         import replays.checks  # noqa: F401
         import replays.operations.admin  # noqa: F401
         import replays.puzzles.receivers  # noqa: F401 - an annotated one gives puzzles
-        # Beat's task of the tables runs every few seconds, in the in-process pool too
-        # (replays/inprocess.py): registered before the pool's first tick.
-        import replays.tables.tasks  # noqa: F401
+        import replays.tables.tasks  # noqa: F401 - beat's, found by the pool's first tick
         from replays.puzzles.services import VISITOR_KEY, merge_visitor
 
         def merge_puzzle_answers(sender: object, request: object, user: object,
