@@ -308,3 +308,20 @@ def test_it_serialises_concurrent_answers_of_one_seat() -> None:
     for thread in threads:
         thread.join()
     assert sorted(statuses) == [200, 409]
+
+
+def test_it_spends_the_bank_only_past_the_time_per_decision() -> None:
+    alice, bob, pid = seated_pair()
+    room = Room.objects.get(public_id=pid)
+    seat = room.seats.exclude(deadline=None).first()
+    assert seat is not None and seat.decision_started is not None
+    bank = seat.bank_left
+    assert seat.deadline == seat.decision_started + dt.timedelta(
+        seconds=room.decision_seconds + bank)
+    services._spend(room, seat, seat.decision_started + dt.timedelta(
+        seconds=room.decision_seconds - 1))
+    assert seat.bank_left == bank and seat.deadline is None
+    seat.decision_started = timezone.now()
+    services._spend(room, seat, seat.decision_started + dt.timedelta(
+        seconds=room.decision_seconds + 12))
+    assert seat.bank_left == bank - 12
