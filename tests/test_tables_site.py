@@ -159,8 +159,11 @@ def test_it_plays_a_table_to_the_end_and_gives_each_player_a_private_replay(
     assert seat.replay.visibility == Match.Visibility.PRIVATE
     verify(loads(bytes(seat.replay.document).decode()), end["seed"], first["commitment"])
     assert room.replay is not None  # bob's (a guest's): unlisted, linked from his end screen
-    assert state(bob, pid)["replay"] == f"/replay/{room.replay.public_id}/" or state(
-        bob, pid)["replay"]
+    assert room.replay.visibility == Match.Visibility.UNLISTED
+    assert room.replay.public_id in state(bob, pid)["replay"]
+    assert seat.replay.public_id in state(alice, pid)["replay"]
+    page = alice.get(f"/tables/{pid}/").content.decode()
+    assert seat.replay.public_id in page and end["seed"] in page
 
 
 def test_it_times_out_a_decision_once_with_explicit_times() -> None:

@@ -151,6 +151,8 @@ def room_page(request: HttpRequest, public_id: str) -> HttpResponse:
                       status=refused.status)
     room, match = services.touch(public_id, seat.number if seat else None)
     view = services.state_json(room, match, seat)
+    if match is not None and match.over:
+        view["replay"] = _replay_url(room, seat)
     invite = request.build_absolute_uri(room.get_absolute_url())
     return render(request, "tables/table.html", _context(request, room, seat, view, invite))
 
@@ -180,6 +182,14 @@ def _context(request: HttpRequest, room: Room, seat: Any, view: dict[str, Any],
                               if a["type"] != "discard"]
         context["others"] = [_seat_row(s, wild) for s in view["seats"]]
         context["prompt"] = _prompt(view)
+        last = view.get("last_hand")
+        if last:
+            names = [s["name"] for s in view["seats"]]
+            context["last_hand"] = {
+                "number": last["number"],
+                "wins": [{"name": names[w["seat"]], "tile": tile_name(w["tile"]),
+                          "points": w["points"]} for w in last["wins"]],
+                "deltas": [{"name": names[n], "delta": d} for n, d in enumerate(last["deltas"])]}
     return context
 
 
