@@ -280,6 +280,8 @@ PLAY_ANONYMOUS_EXPIRE_HOURS = env_int("PLAY_ANONYMOUS_EXPIRE_HOURS", 48)
 # created; how long a seat whose socket closed keeps its turn before the bot plays it.
 TABLES_MAX_OPEN_ROOMS = env_int("TABLES_MAX_OPEN_ROOMS", 3)
 TABLES_GRACE_SECONDS = env_int("TABLES_GRACE_SECONDS", 20)
+# Spectators see the table this many moves behind (they can't tell a player what happened).
+TABLES_SPECTATOR_DELAY = env_int("TABLES_SPECTATOR_DELAY", 4)
 RATE_LIMIT_CACHE_URL = env_str("RATE_LIMIT_CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},

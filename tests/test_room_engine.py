@@ -183,3 +183,18 @@ def test_it_refuses_a_table_without_humans_or_a_tampered_row() -> None:
     row["seed"] = "other"
     with pytest.raises(PlayError):
         RoomMatch.from_json(row)
+
+
+def test_it_shows_charlie_the_spectator_the_table_a_few_moves_behind() -> None:
+    match = RoomMatch.start_room("jiaxing", seed="behind", humans=(0, 1), hands=1, names=NAMES)
+    for _ in range(12):
+        seat = min(match.pendings)
+        match.act_for(seat, match.step, match.default_action(seat))
+    live = match.view(None)
+    behind = match.spectator_view(4)
+    assert behind["behind"] == 4 and behind["wall_left"] >= live["wall_left"]
+    for now, then in zip(live["seats"], behind["seats"], strict=True):
+        assert now["river"][:len(then["river"])] == then["river"]
+        assert "hand" not in then
+    assert sum(len(s["river"]) for s in behind["seats"]) < sum(
+        len(s["river"]) for s in live["seats"]) or behind["wall_left"] > live["wall_left"]

@@ -58,6 +58,9 @@ from games.play.bot_match import (
     _action_json,
     _check_level,
     _checked_start,
+    _last_discard,
+    _seat_view,
+    _win_json,
 )
 from games.records.log import Event, LogError, read_event
 from games.variants.registry import VARIANTS
@@ -306,6 +309,33 @@ class RoomMatch(PlayMatch):
                     entry["melds"] = [{k: v for k, v in m.items()
                                        if not (k == "tile" and m.get("kind") == "concealed")}
                                       for m in entry["melds"]]
+        return out
+
+    def spectator_view(self, delay: int = 0) -> dict[str, Any]:
+        """A spectator's view ``delay`` events behind the table (a watcher can't tell a
+        player what just happened): the board as it was then, public information only.
+        Within the current hand; at its start (or the match's end) the view as it is.
+
+        >>> match = RoomMatch.start_room("jiaxing", seed="watch", humans=(0,), hands=1)
+        >>> _ = match.act_for(0, match.step, match.default_action(0))
+        >>> now, behind = match.view(None), match.spectator_view(3)
+        >>> behind["behind"], behind["wall_left"] > now["wall_left"] or behind["wall_left"]
+        (3, True)
+        """
+        out = self.view(None)
+        if delay <= 0 or self._table is None or self._hand is None or len(self._events) <= delay:
+            return out
+        table = self._replayer.begin(len(self._finished) + 1, self._hand)
+        table.apply_run(self._events[:len(self._events) - delay])
+        scores = out["scores"]
+        out["seats"] = [{k: v for k, v in _seat_view(table, s, -1, False, self.players[s],
+                                                     scores[s]).items()
+                         if k != "hand" or table.seats[s].won} for s in range(4)]
+        out.update({"phase": table.phase.value, "turn": table.turn,
+                    "wall_left": table.tiles_left, "last_discard": _last_discard(table),
+                    "hand_deltas": list(table.deltas),
+                    "wins": [_win_json(w) for w in table.wins], "waiting_for": [],
+                    "answered": [], "behind": delay})
         return out
 
     def events_since(self, hand: int, seen: int = 0, seat: int | None = None

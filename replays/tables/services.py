@@ -457,7 +457,8 @@ def state_json(room: Room, match: RoomMatch | None, seat: Seat | None,
     if match is None:
         return waiting_json(room, seat)
     now = now or timezone.now()
-    view = match.view(seat.number if seat is not None else None)
+    view = (match.view(seat.number) if seat is not None
+            else match.spectator_view(settings.TABLES_SPECTATOR_DELAY))
     seats = list(room.seats.order_by("number"))
     for entry, row in zip(view["seats"], seats, strict=True):
         entry.update(_seat_facts(row))
