@@ -25,7 +25,7 @@ from replays.tables import services
 pytestmark = pytest.mark.django_db(transaction=False)
 
 
-def create(client: Client, humans: int = 2, variant: str = "jiaxing", hands: int = 1,
+def create(client: Client, humans: int = 2, variant: str = "jiaxing", hands: int = 4,
            **extra: Any) -> str:
     response = client.post("/tables/", {"variant": variant, "humans": humans, "hands": hands,
                                         "name": "Alice", "decision_seconds": 20,
@@ -146,7 +146,7 @@ def test_it_plays_a_table_to_the_end_and_gives_each_player_a_private_replay(
     alice_user = django_user_model.objects.create_user("alice", password="pw-alice-123")
     alice, bob = Client(), Client()
     alice.force_login(alice_user)
-    pid = create(alice, variant="sichuan")
+    pid = create(alice, variant="sichuan", hands=1)
     bob.post(f"/tables/{pid}/join", {"name": "Bob"})
     first = state(alice, pid)
     assert "seed" not in first
@@ -292,7 +292,7 @@ def test_it_serialises_concurrent_answers_of_one_seat() -> None:
     from django.db import connection
 
     alice = Client()
-    pid = create(alice, humans=1, variant="putian")
+    pid = create(alice, humans=1)  # four hands: the bots can't end it before alice's turn
     data = state(alice, pid)
     assert data["legal"]
     statuses: list[int] = []

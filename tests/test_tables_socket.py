@@ -26,7 +26,7 @@ ORIGIN = (b"origin", b"http://localhost")
 
 
 def _create(client: Client, humans: int = 2, **extra: Any) -> str:
-    response = client.post("/tables/", {"variant": "jiaxing", "humans": humans, "hands": 1,
+    response = client.post("/tables/", {"variant": "jiaxing", "humans": humans, "hands": 2,
                                         "name": "Alice", **extra})
     assert response.status_code == 302
     found = re.match(r"^/tables/([^/]+)/$", response["Location"])
