@@ -143,3 +143,35 @@ def test_it_lets_a_spectator_watch_public_information_only(settings: Any) -> Non
         await charlie.disconnect()
 
     async_to_sync(scenario)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_gives_bob_his_seat_back_from_the_bot_when_his_socket_reconnects(
+        settings: Any) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from replays.models.tables import Room
+    from replays.tables import services
+
+    settings.ALLOWED_HOSTS = ["localhost", "testserver"]
+    alice, bob = Client(), Client()
+    pid = _create(alice)
+    bob.post(f"/tables/{pid}/join", {"name": "Bob"})
+    now = timezone.now()
+    services.touch(pid, 1, now=now, connected=False)
+    services.touch(pid, now=now + dt.timedelta(seconds=settings.TABLES_GRACE_SECONDS + 1))
+    match = services.restored(Room.objects.get(public_id=pid))
+    assert match is not None and 1 in match.autoplay
+
+    async def scenario() -> None:
+        b = _socket(pid, bob)
+        assert (await b.connect())[0]
+        first = await b.receive_json_from(timeout=5)
+        assert first["type"] == "state" and first["state"]["seat"] == 1
+        await b.disconnect()
+
+    async_to_sync(scenario)()
+    match = services.restored(Room.objects.get(public_id=pid))
+    assert match is not None and 1 not in match.autoplay
