@@ -328,3 +328,15 @@ def test_it_spends_the_bank_only_past_the_time_per_decision() -> None:
     services._spend(room, seat, seat.decision_started + dt.timedelta(
         seconds=room.decision_seconds + 12))
     assert seat.bank_left == bank - 12
+
+
+def test_it_cleans_a_guests_name_of_control_characters() -> None:
+    alice, bob = Client(), Client()
+    pid = create(alice, humans=2)
+    bob.post(f"/tables/{pid}/join", {"name": "Bo\x00b\u200b \t\n"})
+    names = [s["name"] for s in state(alice, pid)["seats"]]
+    assert names[1] == "Bob\u200b" or names[1] == "Bob"
+    silent = Client()
+    pid2 = create(silent, humans=2)
+    Client().post(f"/tables/{pid2}/join", {"name": "   "})
+    assert state(silent, pid2)["seats"][1]["name"] == "Guest"

@@ -20,6 +20,7 @@ import datetime as dt
 import hashlib
 import logging
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,9 +103,12 @@ class TooManyOpen(TableError):
 
 
 def _name_of(request: HttpRequest, given: str) -> str:
+    """The seat's name: the account's, or the guest's without control characters (the
+    log refuses them)."""
     if request.user.is_authenticated:
         return request.user.get_username()[:40]
-    return given.strip()[:40] or _("Guest")
+    cleaned = "".join(c for c in given if unicodedata.category(c) not in ("Cc", "Cs"))
+    return " ".join(cleaned.split())[:40] or _("Guest")
 
 
 def _serialise(who: str) -> None:
