@@ -198,3 +198,24 @@ def test_it_shows_charlie_the_spectator_the_table_a_few_moves_behind() -> None:
         assert "hand" not in then
     assert sum(len(s["river"]) for s in behind["seats"]) < sum(
         len(s["river"]) for s in live["seats"]) or behind["wall_left"] > live["wall_left"]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_it_lets_bob_leave_a_table_and_charges_him_what_the_rules_say(variant: str) -> None:
+    match = RoomMatch.start_room(variant, seed="leave", humans=(0, 1), hands=3, names=NAMES)
+    for _ in range(6):  # past the void suits (SC-2) and a few moves
+        if match.leave_refusal_for(1) is None and _ > 2:
+            break
+        seat = min(match.pendings)
+        match.act_for(seat, match.step, match.default_action(seat))
+    cost = match.leave_cost_for(1)
+    assert not match.over  # reckoned on a copy
+    match.leave_for(1)
+    play_scripted(match, _like_bot)
+    assert match.over and match.left_in == 1
+    assert "Bob left the table in hand 1" == match.result()["stopped"]
+    assert cost["net_after"] <= cost["net_before"] or not cost["lines"]
+    settled = replay(loads(dumps(match.log())))
+    assert settled.totals == match.result()["totals"]
+    with pytest.raises(IllegalAction):
+        match.leave_for(0)

@@ -278,6 +278,96 @@ class RoomMatch(PlayMatch):
             self._advance()
         return self.events_since(*mark, seat=seat)
 
+    # -- leaving ----------------------------------------------------------------
+
+    def leave_for(self, seat: int) -> list[dict[str, Any]]:
+        """``seat``'s person leaves the table for good (the log's ``leave`` event): the
+        rules charge them what they say (``Variant.LEAVE_CHARGE``: JX-10.6, SC-6.6; Putian
+        nothing, the hand abandoned), the hand plays on as the rules say, and no further
+        hand is dealt: the match is over for everyone once this hand ends (``stopped``
+        names the leaver). Answers given in an open claim window are asked again.
+
+        >>> match = RoomMatch.start_room("putian", seed="go", humans=(0, 1), hands=4)
+        >>> _ = match.leave_for(1)
+        >>> match.over, match.result()["stopped"]
+        (True, 'Fang left the table in hand 1')
+        """
+        refused = self.leave_refusal_for(seat)
+        if refused is not None:
+            raise refused
+        mark = self._mark()
+        self.step += 1
+        self.answers = {}
+        self._apply(Event("leave", seat))
+        self._advance()
+        return self.events_since(*mark, seat=seat)
+
+    def leave_refusal_for(self, seat: int) -> IllegalAction | None:
+        """Why ``seat`` can't leave now, or None (the refusal :meth:`leave_for` raises)."""
+        if self.over:
+            return IllegalAction("C-5", Message("the match is over: there is nothing left to play"))
+        if seat not in self.humans:
+            return IllegalAction("C-2", Message("only a person's seat can leave the table"))
+        table = self._live
+        if table.phase is Phase.DINGQUE and table.seats[seat].void is None:
+            return IllegalAction("SC-2", Message("name your void suit first: a leaver's charge "
+                                                 "(SC-6.6) is reckoned from it"))
+        if table.seats[seat].left:
+            return IllegalAction("C-2", Message("{player} has left already",
+                                                player=self.players[seat]))
+        return None
+
+    def leave_cost_for(self, seat: int) -> dict[str, Any]:
+        """What leaving now would cost ``seat``, reckoned on a copy of the match (this one is
+        unchanged): the leaving rule's payment lines from the seat (``payee`` None is the
+        house) and the seat's net before and after (PlayMatch.leave_cost's fields)."""
+        refused = self.leave_refusal_for(seat)
+        if refused is not None:
+            raise refused
+        before = self.result_for(seat)
+        hand_before = self._live.deltas[seat]
+        number = len(self._finished) + 1
+        copy = RoomMatch.from_json(self.to_json())
+        copy.leave_for(seat)
+        after = copy.result_for(seat)
+        if len(copy._finished) >= number:  # the hand ended with the leave (or after it)
+            table = copy._replayer.results[number - 1].table
+            playing = 0
+        else:  # Sichuan: the hand plays on without the leaver (SC-6.6)
+            table = copy._live
+            playing = table.deltas[seat]
+        rule = VARIANTS[self.variant].LEAVE_CHARGE
+        payments = table.payments
+        lines = [{"payee": settled.line.payee, "amount": settled.line.amount}
+                 for settled in payments
+                 if settled.line.payer == seat and settled.line.rule == rule
+                 and settled.line.amount]
+        return {
+            "rule": rule, "hand": number, "lines": lines,
+            "to_house": sum(line["amount"] for line in lines if line["payee"] is None),
+            "to_players": sum(line["amount"] for line in lines if line["payee"] is not None),
+            "net_before": before["you"]["net"] + hand_before,
+            "net_after": after["you"]["net"] + playing,
+        }
+
+    @property
+    def left_in(self) -> int | None:
+        """The hand in which a person left the table, if one did."""
+        return self._leaver()[1]
+
+    def _leaver(self) -> tuple[int | None, int | None]:
+        for number, hand in enumerate(self._finished, start=1):
+            for event in hand.events:
+                if event.type == "leave" and event.actor in self.humans:
+                    return event.actor, number
+        return None, None
+
+    def _stop_reason(self) -> str | None:
+        seat, number = self._leaver()
+        if seat is not None:
+            return f"{self.players[seat]} left the table in hand {number}"
+        return super()._stop_reason()
+
     # -- what each seat sees ----------------------------------------------------
 
     def view(self, seat: int | None = None) -> dict[str, Any]:
