@@ -340,3 +340,15 @@ def test_it_cleans_a_guests_name_of_control_characters() -> None:
     pid2 = create(silent, humans=2)
     Client().post(f"/tables/{pid2}/join", {"name": "   "})
     assert state(silent, pid2)["seats"][1]["name"] == "Guest"
+
+
+def test_it_lets_bob_leave_after_showing_the_cost_and_ends_the_match() -> None:
+    alice, bob, pid = seated_pair()
+    page = bob.get(f"/tables/{pid}/leave")
+    assert page.status_code == 200 and "JX-10.6" in page.content.decode()
+    assert Client().get(f"/tables/{pid}/leave").status_code == 403
+    response = bob.post(f"/tables/{pid}/leave")
+    assert response.status_code == 302
+    end = play_out({0: alice}, pid)
+    assert end["over"] and "Bob left the table" in end["result"]["stopped"]
+    assert bob.post(f"/tables/{pid}/leave").status_code == 400

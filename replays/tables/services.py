@@ -326,6 +326,25 @@ def act(request: HttpRequest, public_id: str, step: Any, action: Any,
     return room, match, seat
 
 
+def leave(request: HttpRequest, public_id: str,
+          now: dt.datetime | None = None) -> tuple[Room, RoomMatch, Seat]:
+    """The requester's person leaves the table for good under the room's lock
+    (``RoomMatch.leave_for``: charged as the rules say; the match ends with this hand).
+    ``IllegalAction`` when leaving isn't allowed now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = get_room(public_id, lock=True)
+        seat = seat_of(request, room)
+        match = restored(room)
+        if seat is None or match is None:
+            raise TableError(_("You have no seat at this table."), 403)
+        seats = list(room.seats.order_by("number"))
+        match.leave_for(seat.number)
+        _store(room, match, seats, now)
+        _changed(room)
+    return room, match, seats[seat.number]
+
+
 def _reclaim(match: RoomMatch, seat: Seat, now: dt.datetime) -> None:
     """The seat's player is here: the bot gives the seat back."""
     seat.last_seen = now
@@ -487,7 +506,7 @@ def lobby() -> Any:
 
 
 __all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen", "act",
-           "apply_expired", "create", "expire_all", "finish", "group_name", "join", "lobby",
+           "apply_expired", "create", "expire_all", "finish", "group_name", "join", "leave", "lobby",
            "restored", "seat_by_ticket", "seat_of", "start_early", "state_json", "touch",
            "visible", "waiting_json"]
 

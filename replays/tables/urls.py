@@ -12,4 +12,5 @@ urlpatterns = [
     path("tables/<slug:public_id>/join", views.join, name="table_join"),
     path("tables/<slug:public_id>/start", views.start, name="table_start"),
     path("tables/<slug:public_id>/act", views.act, name="table_act"),
+    path("tables/<slug:public_id>/leave", views.leave, name="table_leave"),
 ]

@@ -344,6 +344,37 @@ def act(request: HttpRequest, public_id: str) -> HttpResponse:
     return redirect(room.get_absolute_url())
 
 
+@require_http_methods(["GET", "POST"])
+def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+    """"Leave this table": a confirmation with what leaving now costs under the room's rules
+    (JX-10.6, SC-6.6), then (POST) the leave; the match ends with this hand."""
+    room = services.get_room(public_id)
+    seat = services.seat_of(request, room)
+    match = services.restored(room)
+    if seat is None or match is None:
+        return _refused(request, public_id, 403, None, _("You have no seat at this table."))
+    if request.method == "POST":
+        try:
+            room, match, seat = services.leave(request, public_id)
+        except IllegalAction as illegal:
+            return _refused(request, public_id, 400, illegal.rule, illegal.message)
+        except services.TableError as refused:
+            return _refused(request, public_id, refused.status, None, str(refused))
+        if request.content_type == "application/json":
+            return _json(services.state_json(room, match, seat))
+        return redirect(room.get_absolute_url())
+    refusal = match.leave_refusal_for(seat.number)
+    cost = match.leave_cost_for(seat.number) if refusal is None else None
+    names = [s["name"] for s in match.view(seat.number)["seats"]]
+    lines = ([{"name": names[line["payee"]] if line["payee"] is not None else None,
+               "amount": line["amount"]} for line in cost["lines"]] if cost else [])
+    response = render(request, "tables/leave.html", {
+        "room": room, "refusal": str(refusal) if refusal else "", "cost": cost,
+        "lines": lines})
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def _refused(request: HttpRequest, public_id: str, status: int, rule: str | None,
              message: Any) -> HttpResponse:
     text = str(message)
@@ -354,4 +385,4 @@ def _refused(request: HttpRequest, public_id: str, status: int, rule: str | None
                   status=status)
 
 
-__all__ = ["act", "create", "index", "join", "lobby", "new", "room_page", "start", "state"]
+__all__ = ["act", "create", "index", "join", "leave", "lobby", "new", "room_page", "start", "state"]
