@@ -126,6 +126,9 @@ run: install
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
 	@echo "Serving http://127.0.0.1:$(PORT)/ until Ctrl-C (a staff account: $(BIN)/python manage.py createsuperuser)"
+	@# daphne's runserver (first in INSTALLED_APPS): the ASGI application, the tables'
+	@# WebSockets included, static files as runserver serves them; without CHANNEL_LAYER_URL
+	@# the sockets share the process's in-memory channel layer (docs/tables.md).
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Translations: re-extract every marked string into locale/<lang>/LC_MESSAGES/django.po

@@ -88,6 +88,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_NAME = env_str("SITE_NAME", "Mahjong replays")
 
 INSTALLED_APPS = [
+    # daphne first: its runserver serves the ASGI application, WebSockets included.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -98,6 +100,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "channels",
     "replays",
 ]
 
@@ -120,10 +123,21 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "mahjong_site.urls"
 WSGI_APPLICATION = "mahjong_site.wsgi.application"
+# The ASGI application (HTTP and the tables' WebSockets, docs/tables.md): daphne serves it.
+ASGI_APPLICATION = "mahjong_site.asgi.application"
+# The channel layer the tables' sockets share: Redis at CHANNEL_LAYER_URL when set (every
+# ASGI process must share one in production), else each process's memory (one process,
+# `make run`).
+CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL", "")
+CHANNEL_LAYERS = (
+    {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                 "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}}
+    if CHANNEL_LAYER_URL else
+    {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
 
 # The replays app's parts, each a subpackage with its own views, services and templates
 # (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
-SITE_PARTS = ("library", "annotation", "puzzles", "operations", "play")
+SITE_PARTS = ("library", "annotation", "puzzles", "operations", "play", "tables")
 
 TEMPLATES = [
     {
@@ -231,6 +245,9 @@ RATE_LIMITS = {
     "play-hint-visitor": env_str("RATE_PLAY_HINTS_PER_VISITOR", "120/600"),
     # The viewer's danger per tile (?danger=1): the engine reads the table at every step.
     "danger-visitor": env_str("RATE_DANGER_PER_VISITOR", "240/600"),
+    # Tables with friends (issue 28, docs/tables.md): rooms created and seats taken.
+    "table-create-visitor": env_str("RATE_TABLE_CREATES_PER_VISITOR", "20/3600"),
+    "table-join-visitor": env_str("RATE_TABLE_JOINS_PER_VISITOR", "60/3600"),
 }
 # Upload budgets (issue 24, replays/limits.py): what the uploads of one visitor (address, an
 # IPv6 /64) and of one account may cost per window, "amount/seconds": bytes of documents,
@@ -259,6 +276,12 @@ MAX_ANONYMOUS_BYTES = env_int("MAX_ANONYMOUS_BYTES", 20 * 2**20)
 # anonymous unfinished match untouched is kept before beat expires it.
 PLAY_MAX_OPEN_MATCHES = env_int("PLAY_MAX_OPEN_MATCHES", 5)
 PLAY_ANONYMOUS_EXPIRE_HOURS = env_int("PLAY_ANONYMOUS_EXPIRE_HOURS", 48)
+# Tables with friends (issue 28, docs/tables.md): unfinished rooms one visitor may have
+# created; how long a seat whose socket closed keeps its turn before the bot plays it.
+TABLES_MAX_OPEN_ROOMS = env_int("TABLES_MAX_OPEN_ROOMS", 3)
+TABLES_GRACE_SECONDS = env_int("TABLES_GRACE_SECONDS", 20)
+# Spectators see the table this many moves behind (they can't tell a player what happened).
+TABLES_SPECTATOR_DELAY = env_int("TABLES_SPECTATOR_DELAY", 4)
 RATE_LIMIT_CACHE_URL = env_str("RATE_LIMIT_CACHE_URL", "")
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
@@ -415,6 +438,14 @@ CELERY_BEAT_SCHEDULE.update({
                     "expires": float(BEAT_UPLOAD_CHECKS_SECONDS)},
     },
 })
+# Tables with friends (issue 28): the deadlines of decisions nobody answered are applied
+# every BEAT_TABLE_DEADLINES_SECONDS (and by any request touching the room).
+BEAT_TABLE_DEADLINES_SECONDS = env_int("BEAT_TABLE_DEADLINES_SECONDS", 2)
+CELERY_BEAT_SCHEDULE["apply-table-deadlines"] = {
+    "task": "replays.tasks.apply_table_deadlines",
+    "schedule": float(BEAT_TABLE_DEADLINES_SECONDS),
+    "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": float(BEAT_TABLE_DEADLINES_SECONDS)},
+}
 
 LOGGING = {
     "version": 1,

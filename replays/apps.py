@@ -15,6 +15,7 @@ class ReplaysConfig(AppConfig):
         import replays.checks  # noqa: F401
         import replays.operations.admin  # noqa: F401
         import replays.puzzles.receivers  # noqa: F401 - an annotated one gives puzzles
+        import replays.tables.tasks  # noqa: F401 - beat's, found by the pool's first tick
         from replays.puzzles.services import VISITOR_KEY, merge_visitor
 
         def merge_puzzle_answers(sender: object, request: object, user: object,

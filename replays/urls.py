@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("replays.puzzles.urls")),
     path("", include("replays.operations.urls")),
     path("", include("replays.play.urls")),
+    path("", include("replays.tables.urls")),
 ]

@@ -1,0 +1,26 @@
+"""ASGI entry point: ``daphne mahjong_site.asgi:application`` (docs/deploy.md), and the one
+``manage.py runserver`` serves (``make run``, daphne's runserver): HTTP as the WSGI
+application serves it, and the tables' WebSockets at ``/tables/<id>/ws`` (docs/tables.md),
+authenticated by the session as pages are.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
+http = get_asgi_application()  # first: it sets Django up before the consumers are imported
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+from replays.inprocess import run_beside_requests  # noqa: E402
+from replays.tables.routing import websocket_urlpatterns  # noqa: E402
+
+application = ProtocolTypeRouter({
+    "http": http,
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+})
+
+run_beside_requests()

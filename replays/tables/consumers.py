@@ -1,0 +1,101 @@
+"""The tables' WebSocket (issue 28, docs/tables.md): ``/tables/<id>/ws``.
+
+The socket speaks for the seat whose ticket the session holds (the page's session cookie
+comes with the handshake), or for a spectator where the room allows them. On connect it
+sends the full view and marks the seat connected (the bot gives the seat back); on every
+change of the room it sends the seat's own view again (:mod:`replays.tables.router`);
+``{"type": "heartbeat"}`` is answered and keeps the seat seen; on close the seat is
+marked disconnected, and after ``TABLES_GRACE_SECONDS`` the bot plays it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.http import Http404
+from django.utils import timezone
+
+from replays.models.tables import Room, Seat
+from replays.tables import router, services
+
+CLOSE_NOT_ALLOWED = 4403
+CLOSE_NO_ROOM = 4404
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    public_id = ""
+    seat: int | None = None
+    group = ""
+
+    async def connect(self) -> None:
+        self.public_id = self.scope["url_route"]["kwargs"]["public_id"]
+        session = self.scope.get("session") or {}
+        ticket = (session.get(services.SESSION_KEY) or {}).get(self.public_id)
+        found = await database_sync_to_async(_who)(self.public_id, ticket)
+        if found is None:
+            await self.close(code=CLOSE_NO_ROOM)
+            return
+        allowed, seat = found
+        if not allowed:
+            await self.close(code=CLOSE_NOT_ALLOWED)
+            return
+        self.seat = seat
+        self.group = services.group_name(self.public_id)
+        await self.accept()
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        if seat is not None:
+            await database_sync_to_async(services.touch)(self.public_id, seat, connected=True)
+        await self.send_json(await database_sync_to_async(_message)(self.public_id, seat))
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(services.touch)(self.public_id, self.seat,
+                                                         connected=False)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "heartbeat":
+            if self.seat is not None:
+                await database_sync_to_async(_seen)(self.public_id, self.seat)
+            await self.send_json({"type": "heartbeat"})
+        elif isinstance(content, dict) and content.get("type") == "state":
+            # A clock ran out on the page: expired deadlines are applied (and pushed) first.
+            await database_sync_to_async(services.touch)(self.public_id)
+            await self.send_json(await database_sync_to_async(_message)(self.public_id,
+                                                                        self.seat))
+        else:
+            await self.send_json({"type": "error", "message": "send {\"type\": \"heartbeat\"} "
+                                  "or {\"type\": \"state\"}; answers go to POST /tables/<id>/act"})
+
+    async def room_changed(self, event: dict[str, Any]) -> None:
+        """The room changed: send this socket's own view."""
+        await self.send_json(await database_sync_to_async(_message)(self.public_id, self.seat))
+
+
+def _who(public_id: str, ticket: str | None) -> tuple[bool, int | None] | None:
+    """(allowed, seat number) for a ticket at a room; None: no such room."""
+    room = Room.objects.filter(public_id=public_id).first()
+    if room is None:
+        return None
+    seat = services.seat_by_ticket(room, ticket)
+    if seat is not None:
+        return True, seat.number
+    return (not room.started or room.spectators), None
+
+
+def _seen(public_id: str, seat: int) -> None:
+    Seat.objects.filter(room__public_id=public_id, number=seat).update(
+        last_seen=timezone.now(), connected=True, disconnected_at=None)
+
+
+def _message(public_id: str, seat: int | None) -> dict[str, Any]:
+    try:
+        room = services.get_room(public_id)
+    except Http404:
+        return {"type": "error", "message": "no such table"}
+    match = services.restored(room)
+    row = room.seats.get(number=seat) if seat is not None else None
+    return router.message_for(seat, lambda s: services.state_json(room, match, row))

@@ -1,0 +1,513 @@
+"""Tables with friends (issue 28, docs/tables.md): creating, joining, starting, answering,
+timing out and finishing a room, on the engine's :class:`~games.play.room_match.RoomMatch`.
+
+Every change locks the room's row (``select_for_update``), so that answers, joins, timeouts
+and disconnects are applied one after the other; the engine's step check refuses a stale
+answer. The room's state is written at every move (each hand is stored as it is played);
+at the end each signed-in human gets the match as a private replay of their own, valued
+for their seat, and the seed is shown (commitment first, seed at the end, as ``/play/``).
+
+Timers live in the database (``Seat.deadline``): :func:`apply_expired` answers for every
+seat whose deadline has passed — a pass for a claim, the drawn tile discarded for a turn —
+on any request touching the room and from beat (``replays.tables.tasks``). A deadline is
+applied by whoever clears it first (a conditional UPDATE on the deadline and the decision's
+step), and an answer clears it, so no decision is answered twice.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import logging
+import secrets
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection, transaction
+from django.http import Http404, HttpRequest
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.play.bot_match import DEFAULT_LEVEL, PlayError, commitment, new_seed
+from games.play.room_match import RoomMatch
+from games.records.log import dumps
+from games.variants.registry import VARIANTS
+from replays.matches.services import DuplicateUpload, UploadError, store_document
+from replays.models import Match
+from replays.models.tables import Room, Seat
+from replays.puzzles.services import visitor_id
+
+log = logging.getLogger(__name__)
+SESSION_KEY = "tables"
+"""The session's seat tickets: ``{room public id: ticket}``."""
+
+def group_name(public_id: str) -> str:
+    """The channel layer's group of a room's sockets."""
+    return f"table.{public_id}"
+
+
+def _changed(room: Room) -> None:
+    """Once the change is committed, every socket of the room is told to send its own
+    view (replays/tables/consumers.py); without a channel layer, nothing is pushed."""
+    public_id, step = room.public_id, room.step
+
+    def push() -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        try:
+            async_to_sync(layer.group_send)(group_name(public_id),
+                                            {"type": "room.changed", "step": step})
+        except Exception as error:  # noqa: BLE001 - the layer is down: pages still reload
+            log.warning("table %s: no push (%s: %s)", public_id, type(error).__name__, error)
+
+    transaction.on_commit(push)
+
+
+@dataclass(frozen=True)
+class RoomChoice:
+    """What the new-table form asks (already checked by the form)."""
+
+    variant: str
+    humans: int
+    hands: int
+    rules: dict[str, int | str | bool]
+    level: str = DEFAULT_LEVEL
+    decision_seconds: int = 20
+    bank_seconds: int = 60
+    private: bool = True
+    spectators: bool = False
+
+
+class TableError(Exception):
+    """A request the room refuses (full, started, not yours): ``str()`` is the sentence,
+    ``status`` the HTTP status."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class TooManyOpen(TableError):
+    def __init__(self, open_now: int) -> None:
+        limit = settings.TABLES_MAX_OPEN_ROOMS
+        super().__init__(ngettext(
+            "You have %(n)d table not finished, and one player may have at most %(limit)d.",
+            "You have %(n)d tables not finished, and one player may have at most %(limit)d.",
+            open_now) % {"n": open_now, "limit": limit})
+
+
+def _name_of(request: HttpRequest, given: str) -> str:
+    """The seat's name: the account's, or the guest's without control characters (the
+    log refuses them)."""
+    if request.user.is_authenticated:
+        return request.user.get_username()[:40]
+    cleaned = "".join(c for c in given if unicodedata.category(c) not in ("Cc", "Cs"))
+    return " ".join(cleaned.split())[:40] or _("Guest")
+
+
+def _serialise(who: str) -> None:
+    """One creation at a time per visitor (PostgreSQL's advisory lock), as ``/play/``."""
+    if connection.vendor != "postgresql":
+        return
+    key = int.from_bytes(hashlib.sha256(f"table-create:{who}".encode()).digest()[:8], "big",
+                         signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def my_rooms(request: HttpRequest) -> Any:
+    if request.user.is_authenticated:
+        return Room.objects.filter(creator=request.user)
+    visitor = visitor_id(request, create=False)
+    return Room.objects.filter(creator__isnull=True, visitor=visitor) if visitor else (
+        Room.objects.none())
+
+
+def create(request: HttpRequest, choice: RoomChoice, name: str = "") -> Room:
+    """A new room with its creator in seat 0; a room for one person starts at once."""
+    user = request.user if request.user.is_authenticated else None
+    visitor = "" if user else visitor_id(request)
+    VARIANTS[choice.variant].check_rules(dict(choice.rules))
+    with transaction.atomic():
+        _serialise(f"user:{user.pk}" if user is not None else f"visitor:{visitor}")
+        open_now = my_rooms(request).filter(over=False).count()
+        if open_now >= settings.TABLES_MAX_OPEN_ROOMS:
+            raise TooManyOpen(open_now)
+        seed = new_seed()
+        room = Room.objects.create(
+            creator=user, visitor=visitor, variant=choice.variant, rules=choice.rules,
+            hands=choice.hands, humans=choice.humans, level=choice.level,
+            decision_seconds=choice.decision_seconds, bank_seconds=choice.bank_seconds,
+            private=choice.private, spectators=choice.spectators, seed=seed,
+            commitment=commitment(seed))
+        bots = VARIANTS[choice.variant].BOT_NAMES
+        for number in range(4):
+            human = number < choice.humans
+            Seat.objects.create(room=room, number=number,
+                                kind=Seat.Kind.HUMAN if human else Seat.Kind.BOT,
+                                name="" if human else bots[number],
+                                bank_left=choice.bank_seconds)
+        seat = room.seats.get(number=0)
+        _take(request, room, seat, _name_of(request, name))
+        if choice.humans == 1:
+            _start(room, timezone.now())
+        _changed(room)
+    return room
+
+
+def _take(request: HttpRequest, room: Room, seat: Seat, name: str) -> None:
+    seat.ticket = secrets.token_urlsafe(24)
+    seat.taken = True
+    seat.name = name
+    seat.user = request.user if request.user.is_authenticated else None
+    seat.last_seen = timezone.now()
+    seat.save()
+    tickets = dict(request.session.get(SESSION_KEY, {}))
+    tickets[room.public_id] = seat.ticket
+    request.session[SESSION_KEY] = tickets
+
+
+def seat_of(request: HttpRequest, room: Room) -> Seat | None:
+    """The requester's seat at ``room``: the one whose ticket their session holds."""
+    ticket = request.session.get(SESSION_KEY, {}).get(room.public_id)
+    if not ticket:
+        return None
+    return room.seats.filter(ticket=ticket, taken=True).first()
+
+
+def seat_by_ticket(room: Room, ticket: str | None) -> Seat | None:
+    if not ticket:
+        return None
+    return room.seats.filter(ticket=ticket, taken=True).first()
+
+
+def get_room(public_id: str, *, lock: bool = False) -> Room:
+    rows = Room.objects.all()
+    if lock:
+        rows = rows.select_for_update()
+    try:
+        return rows.get(public_id=public_id)
+    except Room.DoesNotExist:
+        raise Http404("No such table") from None
+
+
+def visible(request: HttpRequest, room: Room) -> Seat | None:
+    """The requester's seat, or None for a spectator; 404 when the room lets no one else
+    look (a private room's link is its invitation: anyone may look at its waiting list and
+    join, but a started room shows its table only to its seats and, if allowed, spectators)."""
+    seat = seat_of(request, room)
+    if seat is None and room.started and not room.spectators:
+        raise TableError(_("This table is being played and doesn't allow spectators."), 403)
+    return seat
+
+
+def join(request: HttpRequest, public_id: str, name: str) -> Room:
+    """Take the first free seat for a person (joining is being ready); the match starts
+    when the last one is taken."""
+    with transaction.atomic():
+        room = get_room(public_id, lock=True)
+        if seat_of(request, room) is not None:
+            return room
+        if room.started:
+            raise TableError(_("This table has started: every seat is taken."))
+        free = room.seats.filter(kind=Seat.Kind.HUMAN, taken=False).order_by("number").first()
+        if free is None:  # pragma: no cover - a full room has started
+            raise TableError(_("This table is full."))
+        _take(request, room, free, _name_of(request, name))
+        if not room.seats.filter(kind=Seat.Kind.HUMAN, taken=False).exists():
+            _start(room, timezone.now())
+        room.save()
+        _changed(room)
+    return room
+
+
+def start_early(request: HttpRequest, public_id: str) -> Room:
+    """The creator starts now: bots take the seats no person has taken."""
+    with transaction.atomic():
+        room = get_room(public_id, lock=True)
+        seat = seat_of(request, room)
+        if seat is None or seat.number != 0:
+            raise TableError(_("Only the table's creator can start it early."), 403)
+        if room.started:
+            return room
+        bots = VARIANTS[room.variant].BOT_NAMES
+        for free in room.seats.filter(kind=Seat.Kind.HUMAN, taken=False):
+            free.kind = Seat.Kind.BOT
+            free.name = bots[free.number]
+            free.save()
+        _start(room, timezone.now())
+        _changed(room)
+    return room
+
+
+def _start(room: Room, now: dt.datetime) -> None:
+    seats = list(room.seats.order_by("number"))
+    humans = [s.number for s in seats if s.kind == Seat.Kind.HUMAN]
+    match = RoomMatch.start_room(room.variant, seed=room.seed, humans=humans, hands=room.hands,
+                                 rules=room.rules, names={s.number: s.name for s in seats},
+                                 level=room.level)
+    room.started = True
+    _store(room, match, seats, now)
+
+
+def restored(room: Room) -> RoomMatch | None:
+    if not room.started or room.state is None:
+        return None
+    return RoomMatch.from_json(room.state)
+
+
+def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
+    """Write the match (every move so far) and each seat's timer; finish it when over."""
+    room.state = match.to_json()
+    room.step = match.step
+    sync_timers(room, match, seats, now)
+    if match.over and not room.over:
+        finish(room, match, seats)
+    room.save()
+
+
+def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
+    """Each human seat's deadline: its open decision's (a new one runs from ``now`` for the
+    time per decision plus what is left of the seat's bank); none without a decision."""
+    for seat in seats:
+        if seat.kind != Seat.Kind.HUMAN:
+            continue
+        opened = match.opened_at(seat.number)
+        if opened is None:
+            if seat.deadline is not None or seat.decision_step is not None:
+                seat.deadline = seat.decision_step = seat.decision_started = None
+                seat.save(update_fields=["deadline", "decision_step", "decision_started"])
+            continue
+        if seat.decision_step == opened and seat.deadline is not None:
+            continue
+        seat.decision_step = opened
+        seat.decision_started = now
+        seat.deadline = now + dt.timedelta(seconds=room.decision_seconds + seat.bank_left)
+        seat.save(update_fields=["deadline", "decision_step", "decision_started"])
+
+
+def _spend(room: Room, seat: Seat, now: dt.datetime) -> None:
+    """An answer: what it took past the time per decision comes out of the bank."""
+    if seat.decision_started is not None:
+        used = (now - seat.decision_started).total_seconds() - room.decision_seconds
+        if used > 0:
+            seat.bank_left = max(0.0, seat.bank_left - used)
+    seat.deadline = seat.decision_step = seat.decision_started = None
+    seat.save(update_fields=["bank_left", "deadline", "decision_step", "decision_started"])
+
+
+def act(request: HttpRequest, public_id: str, step: Any, action: Any,
+        now: dt.datetime | None = None) -> tuple[Room, RoomMatch, Seat]:
+    """Apply the requester's seat's answer under the room's lock; the engine's
+    ``StaleStep`` / ``IllegalAction`` change nothing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = get_room(public_id, lock=True)
+        seat = seat_of(request, room)
+        if seat is None:
+            raise TableError(_("You have no seat at this table."), 403)
+        match = restored(room)
+        if match is None:
+            raise TableError(_("The match hasn't started yet."))
+        seats = list(room.seats.order_by("number"))
+        seat = seats[seat.number]
+        _apply_expired(room, match, seats, now)
+        _reclaim(match, seat, now)
+        match.act_for(seat.number, step, action)
+        _spend(room, seat, now)
+        _store(room, match, seats, now)
+        _changed(room)
+    return room, match, seat
+
+
+def leave(request: HttpRequest, public_id: str,
+          now: dt.datetime | None = None) -> tuple[Room, RoomMatch, Seat]:
+    """The requester's person leaves the table for good under the room's lock
+    (``RoomMatch.leave_for``: charged as the rules say; the match ends with this hand).
+    ``IllegalAction`` when leaving isn't allowed now."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = get_room(public_id, lock=True)
+        seat = seat_of(request, room)
+        match = restored(room)
+        if seat is None or match is None:
+            raise TableError(_("You have no seat at this table."), 403)
+        seats = list(room.seats.order_by("number"))
+        match.leave_for(seat.number)
+        _store(room, match, seats, now)
+        _changed(room)
+    return room, match, seats[seat.number]
+
+
+def _reclaim(match: RoomMatch, seat: Seat, now: dt.datetime) -> None:
+    """The seat's player is here: the bot gives the seat back."""
+    seat.last_seen = now
+    seat.save(update_fields=["last_seen"])
+    if seat.number in match.autoplay:
+        match.set_autoplay(seat.number, False)
+
+
+def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | None = None,
+          connected: bool | None = None) -> tuple[Room, RoomMatch | None]:
+    """Apply every expired deadline and disconnect of the room (any request touching it
+    does); ``seat_number`` is a seat whose player is here (given back by the bot);
+    ``connected`` records its socket opening or closing."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        room = get_room(public_id, lock=True)
+        seats = list(room.seats.order_by("number"))
+        match = restored(room)
+        before = room.step
+        if seat_number is not None:
+            seat = seats[seat_number]
+            if connected is not None:
+                seat.connected = connected
+                seat.disconnected_at = None if connected else now
+                seat.save(update_fields=["connected", "disconnected_at"])
+            if match is not None and connected is not False and not match.over:
+                _reclaim(match, seat, now)
+        if match is not None and not match.over:
+            _apply_expired(room, match, seats, now)
+            if match.step != before:  # written only when something moved
+                _store(room, match, seats, now)
+        if room.step != before or connected is not None:
+            _changed(room)
+    return room, match
+
+
+def _apply_expired(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> int:
+    """Answer for every seat whose deadline passed (a pass, or the drawn tile discarded)
+    and hand to the bot every seat disconnected longer than the grace period. Each deadline
+    is taken by a conditional UPDATE: only the one who clears it applies it."""
+    applied = 0
+    grace = dt.timedelta(seconds=settings.TABLES_GRACE_SECONDS)
+    for _round in range(400):
+        if match.over:
+            break
+        moved = False
+        for seat in seats:
+            if (seat.kind == Seat.Kind.HUMAN and seat.taken and not seat.connected
+                    and seat.disconnected_at is not None and seat.disconnected_at <= now - grace
+                    and seat.number not in match.autoplay):
+                match.set_autoplay(seat.number, True)
+                moved = True
+        for seat in seats:
+            opened = match.opened_at(seat.number)
+            if (seat.deadline is None or seat.deadline > now or opened is None
+                    or seat.decision_step != opened):
+                continue
+            owned = Seat.objects.filter(pk=seat.pk, deadline=seat.deadline,
+                                        decision_step=seat.decision_step).update(
+                deadline=None, decision_step=None, decision_started=None, bank_left=0)
+            seat.deadline = seat.decision_step = seat.decision_started = None
+            if not owned:
+                continue
+            seat.bank_left = 0
+            action = match.default_action(seat.number)
+            match.act_for(seat.number, match.step, action)
+            applied += 1
+            moved = True
+            break
+        sync_timers(room, match, seats, now)
+        if not moved:
+            break
+    return applied
+
+
+def expire_all(now: dt.datetime | None = None) -> int:
+    """Beat: apply the passed deadlines and disconnects of every room being played."""
+    now = now or timezone.now()
+    grace = now - dt.timedelta(seconds=settings.TABLES_GRACE_SECONDS)
+    due = set(Seat.objects.filter(room__started=True, room__over=False, deadline__lte=now)
+              .values_list("room__public_id", flat=True))
+    due |= set(Seat.objects.filter(room__started=True, room__over=False, kind=Seat.Kind.HUMAN,
+                                   taken=True, connected=False, disconnected_at__lte=grace)
+               .values_list("room__public_id", flat=True))
+    for public_id in sorted(due):
+        touch(public_id, now=now)
+    return len(due)
+
+
+def finish(room: Room, match: RoomMatch, seats: list[Seat]) -> None:
+    """A finished match: a private replay for each signed-in human (their seat valued), an
+    unlisted one for the guests (their end screens have its link)."""
+    room.over = True
+    raw = dumps(match.log()).encode("utf-8")
+    for seat in seats:
+        if seat.kind != Seat.Kind.HUMAN or not seat.taken:
+            continue
+        if seat.user is None:
+            if room.replay_id is None:
+                room.replay = _stored(raw, None, Match.Visibility.UNLISTED, seat.number)
+            continue
+        seat.replay = _stored(raw, seat.user, Match.Visibility.PRIVATE, seat.number)
+        seat.save(update_fields=["replay"])
+
+
+def _stored(raw: bytes, owner: Any, visibility: str, seat: int) -> Match | None:
+    try:
+        return store_document(raw, owner=owner, visibility=visibility, uploader_seat=seat)
+    except DuplicateUpload as duplicate:
+        return duplicate.existing
+    except UploadError:
+        return None
+
+
+def waiting_json(room: Room, seat: Seat | None) -> dict[str, Any]:
+    """A room not yet started: who is seated (names and kinds), what it will play."""
+    seats = list(room.seats.order_by("number"))
+    return {"id": room.public_id, "started": False, "over": False, "variant": room.variant,
+            "hands": room.hands, "humans": room.humans, "level": room.level,
+            "commitment": room.commitment, "seat": seat.number if seat else None,
+            "seats": [_seat_facts(s) | {"seat": s.number, "name": s.name} for s in seats]}
+
+
+def _seat_facts(seat: Seat) -> dict[str, Any]:
+    return {"kind": seat.kind, "taken": seat.taken or seat.kind == Seat.Kind.BOT,
+            "connected": seat.connected if seat.kind == Seat.Kind.HUMAN else True}
+
+
+def state_json(room: Room, match: RoomMatch | None, seat: Seat | None,
+               now: dt.datetime | None = None) -> dict[str, Any]:
+    """The seat's view as ``state.json`` serves it and the socket pushes it: ``/play/``'s
+    fields, plus per seat ``kind`` and ``connected``, ``started``, and the seat's clock."""
+    if match is None:
+        return waiting_json(room, seat)
+    now = now or timezone.now()
+    view = (match.view(seat.number) if seat is not None
+            else match.spectator_view(settings.TABLES_SPECTATOR_DELAY))
+    seats = list(room.seats.order_by("number"))
+    for entry, row in zip(view["seats"], seats, strict=True):
+        entry.update(_seat_facts(row))
+        entry["autoplay"] = row.number in match.autoplay
+    view["id"] = room.public_id
+    view["started"] = True
+    if seat is not None:
+        mine = seats[seat.number]
+        view["clock"] = {
+            "deadline": mine.deadline.isoformat() if mine.deadline else None,
+            "seconds_left": (max(0, int((mine.deadline - now).total_seconds()))
+                             if mine.deadline else None),
+            "bank_left": int(mine.bank_left), "per_decision": room.decision_seconds}
+    if match.over:
+        view["replay"] = None
+    return view
+
+
+def lobby() -> Any:
+    """Open rooms still waiting for people, newest first."""
+    return Room.objects.filter(private=False, started=False, over=False).order_by("-created_at")
+
+
+__all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen", "act",
+           "apply_expired", "create", "expire_all", "finish", "group_name", "join", "leave", "lobby",
+           "restored", "seat_by_ticket", "seat_of", "start_early", "state_json", "touch",
+           "visible", "waiting_json"]
+
+apply_expired = _apply_expired
