@@ -91,7 +91,8 @@ def test_the_beat_schedule_names_real_tasks(settings: Any) -> None:
     schedule = app.conf.beat_schedule
     assert set(schedule) == {"roll-daily-puzzles", "requeue-stuck-annotations",
                              "send-waiting-annotations", "requeue-stuck-values",
-                             "expire-stale-play", "tend-upload-checks"}
+                             "expire-stale-play", "tend-upload-checks",
+                             "apply-table-deadlines"}
     app.loader.import_default_modules()
     for name, entry in schedule.items():
         task = app.tasks[entry["task"]]  # KeyError: no such task

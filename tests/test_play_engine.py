@@ -605,3 +605,13 @@ def test_it_stops_when_a_player_cant_start_another_hand() -> None:
     assert match.over and len(result["hands"]) < 30
     assert "SC-6.5" in result["stopped"] and min(result["balances"]) < 5
     assert replay(loads(dumps(match.log()))).balances == result["balances"]
+
+
+def test_it_stops_a_match_where_a_balance_below_a_minimum_of_0_forbids_the_next_hand() -> None:
+    """SC-6.5: with balances kept (a fee) and no minimum set, the minimum is 0; a player
+    below it can't start another hand, so the match stops there instead of refusing to
+    deal (seed min26: Putian's first hand ends before the human's first decision and
+    leaves Eli at −17)."""
+    match = PlayMatch.start("putian", seed="min26", hands=2, rules={"fee": 1})
+    assert match.stopped is not None
+    assert "below the room's minimum of 0" in match.stopped and "(SC-6.5)" in match.stopped

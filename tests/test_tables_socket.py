@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -23,6 +25,14 @@ from replays.models.tables import Seat
 from replays.tables.router import Listener, messages
 
 ORIGIN = (b"origin", b"http://localhost")
+
+
+def run_apart(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``scenario`` to its end on a thread of its own: in a test worker where a browser
+    test ran before, the main thread may hold Playwright's event loop, and async_to_sync
+    refuses to run beside a running loop."""
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(async_to_sync(scenario)).result()
 
 
 def _create(client: Client, humans: int = 2, **extra: Any) -> str:
@@ -123,7 +133,7 @@ def test_it_pushes_alice_and_bob_their_own_views_and_refuses_charlie(settings: A
         await b.disconnect()
         await a.disconnect()
 
-    async_to_sync(scenario)()
+    run_apart(scenario)
     bob_seat = Seat.objects.get(room__public_id=pid, number=1)
     assert bob_seat.connected is False and bob_seat.disconnected_at is not None
 
@@ -142,7 +152,7 @@ def test_it_lets_a_spectator_watch_public_information_only(settings: Any) -> Non
         assert all("hand" not in s for s in first["state"]["seats"])
         await charlie.disconnect()
 
-    async_to_sync(scenario)()
+    run_apart(scenario)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -172,6 +182,6 @@ def test_it_gives_bob_his_seat_back_from_the_bot_when_his_socket_reconnects(
         assert first["type"] == "state" and first["state"]["seat"] == 1
         await b.disconnect()
 
-    async_to_sync(scenario)()
+    run_apart(scenario)
     match = services.restored(Room.objects.get(public_id=pid))
     assert match is not None and 1 not in match.autoplay

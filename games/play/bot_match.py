@@ -571,14 +571,13 @@ class PlayMatch:
         left = self.left_in
         if left is not None:
             return f"{self.players[self.seat]} left the table in hand {left}"
-        minimum = int(self._match.options().get("min_balance", 0) or 0)
-        balances = self._replayer.result().balances
-        if balances is None or not minimum:
+        # The replayer's own test (SC-6.5), so the table stops exactly where dealing on
+        # would be refused: a minimum of 0 counts too, where balances are kept.
+        short = self._replayer.short_of_minimum()
+        if short is None or len(self._finished) >= self.hands:
             return None
-        short = [s for s in range(4) if balances[s] < minimum]
-        if not short or len(self._finished) >= self.hands:
-            return None
-        return (f"{self.players[short[0]]} has {balances[short[0]]}, below the room's minimum "
+        seat, balance, minimum = short
+        return (f"{self.players[seat]} has {balance}, below the room's minimum "
                 f"of {minimum}, and can't start another hand (SC-6.5)")
 
     def _deal_next(self) -> Hand:

@@ -246,17 +246,24 @@ class Replayer:
         balances = list(self.balances) if self.balances is not None else None
         return MatchResult(self.variant, results, totals, fees, balances)
 
+    def short_of_minimum(self) -> tuple[int, int, int] | None:
+        """SC-6.5: the first seat whose balance is below the room's minimum, with that
+        balance and the minimum (0 unless the rules set one), or None: such a player
+        can't start another hand. Only where balances are kept."""
+        minimum = int(_option(self.match, "min_balance") or 0)
+        if self.balances is None:
+            return None
+        short = [s for s in range(4) if self.balances[s] < minimum]
+        return (short[0], self.balances[short[0]], minimum) if short else None
+
     def _check_minimum(self, number: int) -> None:
         """SC-6.5: a player below the room's minimum can't start another hand."""
-        minimum = int(_option(self.match, "min_balance") or 0)
-        if self.balances is None or number == 1:
-            return
-        short = [s for s in range(4) if self.balances[s] < minimum]
+        short = None if number == 1 else self.short_of_minimum()
         if short:
             raise LogError(Message("{player} has {n}, below the room's minimum of {minimum}, "
                                    "and can't start another hand",
                                    player=self.match.players[short[0]],
-                                   n=self.balances[short[0]], minimum=minimum),
+                                   n=short[1], minimum=short[2]),
                            hand=number, rule="SC-6.5")
 
 

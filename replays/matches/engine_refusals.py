@@ -299,6 +299,9 @@ CATALOGUE: dict[str, Promise] = {
     "Invalid control character at": pgettext_lazy("engine refusal", "Invalid control character at"),
     "Unterminated string": pgettext_lazy("engine refusal", "Unterminated string"),
     "Invalid control character": pgettext_lazy("engine refusal", "Invalid control character"),
+    "it isn't {player}'s decision now": pgettext_lazy("engine refusal", "it isn't {player}'s decision now"),
+    "only a person's seat can leave the table": pgettext_lazy("engine refusal", "only a person's seat can leave the table"),
+    "{player} has left already": pgettext_lazy("engine refusal", "{player} has left already"),
 }
 
 _VARIANTS: dict[str, Promise] = {
