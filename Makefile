@@ -118,6 +118,19 @@ loadtest-uploads: install services
 	$(LOCAL_KEY) $(BIN)/python tools/loadtest_uploads.py --attackers 6 --documents 10 \
 		--workers 4 --redis $(LOADTEST_REDIS_URL)
 
+# The tables with friends under load (issue 28, docs/tables.md): TABLES rooms of four simulated
+# people (a WebSocket each, answers by POST) against one ASGI process (daphne) on PostgreSQL, then
+# against two sharing the Redis channel layer, each table's players split between them.
+.PHONY: loadtest-tables
+TABLES ?= 50
+LOADTEST_SECONDS ?= 60
+LOADTEST_CHANNEL_URL ?= redis://127.0.0.1:6379/14
+
+loadtest-tables: install services
+	$(LOCAL_KEY) $(BIN)/python tools/loadtest_tables.py --tables $(TABLES) --seconds $(LOADTEST_SECONDS)
+	$(LOCAL_KEY) $(BIN)/python tools/loadtest_tables.py --tables $(TABLES) --seconds $(LOADTEST_SECONDS) \
+		--processes 2 --redis $(LOADTEST_CHANNEL_URL)
+
 # The site on http://127.0.0.1:$(PORT) with demo matches, until Ctrl-C. Embedded SQLite unless
 # DATABASE_URL is set (then PostgreSQL). `make run PORT=8080` serves on another port.
 PORT ?= 8000
