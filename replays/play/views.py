@@ -43,18 +43,9 @@ SEAT_CHOICES = [("random", gettext_lazy("random")), ("0", gettext_lazy("East (se
                 ("3", gettext_lazy("North (seat 4)"))]
 
 
-class StartForm(forms.Form):
-    variant = forms.ChoiceField(choices=Match.Variant.choices, label=gettext_lazy("Variant"))
-    seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random",
-                             label=gettext_lazy("Your seat"))
-    hands = forms.IntegerField(min_value=1, max_value=MAX_HANDS, initial=4,
-                               label=pgettext_lazy("how many", "Hands"))
-    # Optional (docs/play.md): a client that sends only the documented fields gets normal.
-    speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
-                                   initial=PlayedMatch.Speed.NORMAL, required=False,
-                                   empty_value=None, label=gettext_lazy("Bot speed"))
-    # Optional too: the levels the engine has (replays/play/levels.py); blank gets the default.
-    level = forms.ChoiceField(choices=(), required=False, label=gettext_lazy("Bots' level"))
+class BotLevelForm(forms.Form):
+    """A form with a ``level`` field offering the site's bot levels (replays/play/levels.py):
+    the start form and the tables' room form."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -67,6 +58,21 @@ class StartForm(forms.Form):
         """The engine's level the bots play (the default when the field was left out)."""
         site = levels.by_key(self.cleaned_data.get("level") or "") or levels.default()
         return site.level
+
+
+class StartForm(BotLevelForm):
+    variant = forms.ChoiceField(choices=Match.Variant.choices, label=gettext_lazy("Variant"))
+    seat = forms.ChoiceField(choices=SEAT_CHOICES, initial="random",
+                             label=gettext_lazy("Your seat"))
+    hands = forms.IntegerField(min_value=1, max_value=MAX_HANDS, initial=4,
+                               label=pgettext_lazy("how many", "Hands"))
+    # Optional (docs/play.md): a client that sends only the documented fields gets normal.
+    speed = forms.TypedChoiceField(choices=PlayedMatch.Speed.choices, coerce=int,
+                                   initial=PlayedMatch.Speed.NORMAL, required=False,
+                                   empty_value=None, label=gettext_lazy("Bot speed"))
+    # Optional too: the levels the engine has (replays/play/levels.py); blank gets the default.
+    level = forms.ChoiceField(choices=(), required=False, label=gettext_lazy("Bots' level"))
+
 
 
 def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:

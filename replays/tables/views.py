@@ -29,13 +29,12 @@ from replays import limits
 from replays.matches.board import TileView
 from replays.models import Match
 from replays.models.tables import Room
-from replays.play import levels
-from replays.play.views import _answer, _option_fields, rules_of
+from replays.play.views import BotLevelForm, _answer, _option_fields, rules_of
 from replays.tables import services
 from replays.tile_names import suit_name, tile_name
 
 
-class RoomForm(forms.Form):
+class RoomForm(BotLevelForm):
     variant = forms.ChoiceField(choices=Match.Variant.choices, label=gettext_lazy("Variant"))
     humans = forms.TypedChoiceField(
         choices=[(n, str(n)) for n in range(1, 5)], coerce=int, initial=2,
@@ -55,16 +54,6 @@ class RoomForm(forms.Form):
     name = forms.CharField(max_length=40, required=False,
                            label=gettext_lazy("Your name at the table (guests)"))
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        level_field = self.fields["level"]
-        assert isinstance(level_field, forms.ChoiceField)
-        level_field.choices = [(site.key, site.label) for site in levels.offered()]
-        level_field.initial = levels.default().key
-
-    def chosen_level(self) -> str:
-        site = levels.by_key(self.cleaned_data.get("level") or "") or levels.default()
-        return site.level
 
 
 def _json(data: Any, status: int = 200) -> JsonResponse:
@@ -142,17 +131,11 @@ def _qr_svg(url: str) -> SafeString:
 @require_GET
 def room_page(request: HttpRequest, public_id: str) -> HttpResponse:
     """The room: the waiting list with the invite, or the table from the seat's view."""
-    room = services.get_room(public_id)
-    seat = services.seat_of(request, room)
     try:
-        services.visible(request, room)
+        room, seat, view = _seen_by(request, public_id)
     except services.TableError as refused:
         return render(request, "tables/refused.html", {"message": str(refused)},
                       status=refused.status)
-    room, match = services.touch(public_id, seat.number if seat else None)
-    view = services.state_json(room, match, seat)
-    if match is not None and match.over:
-        view["replay"] = _replay_url(room, seat)
     invite = request.build_absolute_uri(room.get_absolute_url())
     return render(request, "tables/table.html", _context(request, room, seat, view, invite))
 
@@ -264,17 +247,25 @@ def _prompt(view: dict[str, Any]) -> str:
 @require_GET
 def state(request: HttpRequest, public_id: str) -> HttpResponse:
     """The requester's seat view (or a spectator's) as JSON."""
-    room = services.get_room(public_id)
-    seat = services.seat_of(request, room)
     try:
-        services.visible(request, room)
+        _room, _seat, data = _seen_by(request, public_id)
     except services.TableError as refused:
         return _json({"error": {"rule": None, "message": str(refused)}}, refused.status)
-    room, match = services.touch(public_id, seat.number if seat else None)
-    data = services.state_json(room, match, seat)
-    if match is not None and match.over:
-        data["replay"] = _replay_url(room, seat)
     return _json(data)
+
+
+def _seen_by(request: HttpRequest, public_id: str) -> tuple[Room, Any, dict[str, Any]]:
+    """The room, the requester's seat (None for a spectator) and their view of it, with
+    passed deadlines applied and, once over, the replay's address; raise ``TableError``
+    when the requester may not see the room."""
+    room = services.get_room(public_id)
+    seat = services.seat_of(request, room)
+    services.visible(request, room)
+    room, match = services.touch(public_id, seat.number if seat else None)
+    view = services.state_json(room, match, seat)
+    if match is not None and match.over:
+        view["replay"] = _replay_url(room, seat)
+    return room, seat, view
 
 
 def _replay_url(room: Room, seat: Any) -> str | None:
