@@ -9,6 +9,9 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong_site.settings")
+# Each request's database work runs on a thread of its own here: a connection kept open
+# past its request would never be reused, only pile up (DATABASE_POOL_SIZE shares them).
+os.environ.setdefault("DATABASE_CONN_MAX_AGE", "0")
 http = get_asgi_application()  # first: it sets Django up before the consumers are imported
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -166,6 +166,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Fail fast when the database is unreachable (/healthz answers within seconds).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "connect_timeout", env_int("DATABASE_CONNECT_TIMEOUT", 5))
+    # An ASGI server gives each request's database work a thread of its own, so a connection
+    # kept past the request is never used again (Django's docs: no persistent connections
+    # under ASGI; mahjong_site/asgi.py sets DATABASE_CONN_MAX_AGE=0). A pool of
+    # DATABASE_POOL_SIZE connections shared by those threads saves a connection per request.
+    if env_int("DATABASE_POOL_SIZE", 0) > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 1, "max_size": env_int("DATABASE_POOL_SIZE", 0),
+            "timeout": env_int("DATABASE_CONNECT_TIMEOUT", 5)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # `make run`: the in-process analysis thread writes beside the requests (replays/inprocess.py)
     # and SQLite has one writer. A transaction takes the write lock when it begins, and a

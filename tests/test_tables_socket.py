@@ -22,7 +22,8 @@ from django.test import Client
 
 from replays import inprocess
 from replays.models.tables import Seat
-from replays.tables.router import Listener, messages
+from replays.tables import router
+from replays.tables.router import messages
 
 ORIGIN = (b"origin", b"http://localhost")
 
@@ -64,19 +65,17 @@ def _socket(pid: str, client: Client | None) -> WebsocketCommunicator:
     return WebsocketCommunicator(_application(), f"/tables/{pid}/ws", headers=headers)
 
 
-def test_it_routes_each_listener_its_own_view_built_once_per_seat() -> None:
-    built: list[int | None] = []
-
-    def view(seat: int | None) -> dict[str, Any]:
-        built.append(seat)
-        return {"seat": seat, "you": None if seat is None else {"hand": [f"{seat + 1}m"]}}
-
-    out = messages([Listener("a1", 0), Listener("a2", 0), Listener("b", 1),
-                    Listener("spectator", None)], view)
-    assert [channel for channel, _ in out] == ["a1", "a2", "b", "spectator"]
-    assert out[2][1]["state"]["you"] == {"hand": ["2m"]}
-    assert out[3][1]["state"]["you"] is None
-    assert built == [0, 1, None]
+def test_it_routes_each_listener_its_own_view_to_its_own_group_only() -> None:
+    views = {0: {"seat": 0, "you": {"hand": ["1m"]}}, 1: {"seat": 1, "you": {"hand": ["2m"]}},
+             None: {"seat": None, "you": None}}
+    out = messages("r9", views)
+    assert [group for group, _ in out] == ["table.r9.seat.0", "table.r9.seat.1",
+                                          "table.r9.watch"]
+    for (group, message), listener in zip(out, views, strict=True):
+        assert group == router.group("r9", listener)
+        assert message == {"type": "room.view", "state": views[listener]}
+        assert router.forwarded(message) == {"type": "state", "state": views[listener]}
+    assert len({group for group, _ in out}) == len(views)  # no group hears two listeners
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,7 +1,7 @@
 """Load test of the tables with friends (issue 28, docs/tables.md): daphne on PostgreSQL,
 ``--tables`` rooms of four simulated people each, answering as fast as allowed.
 
-    python tools/loadtest_tables.py [--tables 50] [--seconds 60] [--hands 2]
+    python tools/loadtest_tables.py [--tables 50] [--seconds 60] [--hands 2] [--think 0]
     python tools/loadtest_tables.py --processes 2 --redis redis://127.0.0.1:6379/5
 
 Creates (or reuses) the PostgreSQL database named in LOADTEST_DATABASE_URL (default:
@@ -11,7 +11,11 @@ on 127.0.0.1 — or, with ``--processes 2``, two of them sharing the Redis chann
 one, 1 and 3 on the other), so every update crosses processes. Each person is what a
 browser is: a session (the create or join form, CSRF token and all), a WebSocket at
 ``/tables/<id>/ws`` and ``POST /tables/<id>/act`` for each answer, sent as soon as its
-socket (or the answer before) shows a decision. The client is this file's own small
+socket (or the answer before) shows a decision, or with ``--think S`` after a think time
+drawn uniformly between 0.5 S and 1.5 S (a person's). The ASGI processes run as in
+production: a pool of ``DATABASE_POOL_SIZE`` connections each, and finished matches' analysis
+queued on a broker (``--broker``, a Redis database emptied at the end) rather than run in
+the process serving the tables. The client is this file's own small
 asyncio HTTP/1.1 and WebSocket code (RFC 6455: text frames, ping, close), so nothing is
 installed for it.
 
@@ -209,7 +213,7 @@ class Stats:
 
 
 async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float,
-               rng: random.Random) -> None:
+               rng: random.Random, think: float = 0.0) -> None:
     try:
         socket = await Socket.open(browser, f"/tables/{pid}/ws")
     except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
@@ -260,6 +264,11 @@ async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float
             acted_at = step
             wins = [a for a in legal if a.get("type") in ("win", "hu", "self_draw", "rob")]
             action = wins[0] if wins else rng.choice(legal)
+            if think > 0:
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))
+                if latest.get("step", 0) > step:  # the table moved on while thinking
+                    changed.set()
+                    continue
             sent = time.monotonic()
             response = await browser.request(
                 "POST", f"/tables/{pid}/act",
@@ -316,13 +325,14 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 async def run(ports: list[int], tables: int, seconds: float, hands: int,
-              seed: int) -> dict[str, Any]:
+              seed: int, think: float = 0.0) -> dict[str, Any]:
     rng = random.Random(seed)
     seated = [await seat_table(ports, n, hands) for n in range(tables)]
     stats = Stats()
     start = time.monotonic()
     until = start + seconds
-    await asyncio.gather(*(play(browser, pid, seat, stats, until, random.Random(rng.random()))
+    await asyncio.gather(*(play(browser, pid, seat, stats, until, random.Random(rng.random()),
+                                think)
                            for pid, browsers in seated for seat, browser in enumerate(browsers)))
     end = time.monotonic()
     updates: list[float] = []
@@ -335,13 +345,20 @@ async def run(ports: list[int], tables: int, seconds: float, hands: int,
                 updates.append(min(shown) - sent)
             elif sent < end - 5:
                 missed += 1
-    return {"tables": tables, "players": 4 * tables, "processes": len(ports),
+    return {"tables": tables, "players": 4 * tables, "processes": len(ports), "think_s": think,
             "seconds": round(end - start, 1), "answers": len(stats.actions),
             "answers_per_second": round(len(stats.actions) / max(end - start, 0.001), 1),
             "update_ms": summary(updates), "act_ms": summary([a[3] for a in stats.actions]),
             "stale_409": stats.stale, "errors": len(stats.errors),
             "first_errors": stats.errors[:5], "missed_updates": missed,
             "tables_over": stats.tables_over}
+
+
+def _empty(broker: str) -> None:
+    """Drop the analysis the run queued: nobody consumes the load test's broker."""
+    import redis
+
+    redis.Redis.from_url(broker).flushdb()
 
 
 def wait_for(port: int, seconds: float = 40) -> None:
@@ -369,6 +386,13 @@ def main() -> None:
                         help="the channel layer's Redis (required with --processes 2)")
     parser.add_argument("--port", type=int, default=8141)
     parser.add_argument("--seed", type=int, default=28)
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="a person's mean think time per decision, seconds (0: none)")
+    parser.add_argument("--broker", default=os.environ.get("LOADTEST_BROKER_URL",
+                                                           "redis://127.0.0.1:6379/12"),
+                        help="where finished matches' analysis is queued (emptied at the end)")
+    parser.add_argument("--pool", type=int, default=8,
+                        help="database connections per ASGI process (DATABASE_POOL_SIZE)")
     args = parser.parse_args()
     if args.processes == 2 and not args.redis:
         parser.error("two ASGI processes share the Redis channel layer: give --redis")
@@ -376,7 +400,8 @@ def main() -> None:
     ensure_database(url)
     env = {**os.environ, "DATABASE_URL": url, "DEBUG": "false", "ALLOWED_HOSTS": HOST,
            "STATIC_MANIFEST": "false", "LOG_LEVEL": "WARNING", "RATE_LIMITS_ENABLED": "false",
-           "TABLES_MAX_OPEN_ROOMS": "1000"}
+           "TABLES_MAX_OPEN_ROOMS": "1000", "CELERY_BROKER_URL": args.broker,
+           "DATABASE_POOL_SIZE": str(args.pool)}
     if args.redis:
         env["CHANNEL_LAYER_URL"] = args.redis
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput"], cwd=ROOT, env=env,
@@ -389,9 +414,11 @@ def main() -> None:
     try:
         for port in ports:
             wait_for(port)
-        result = asyncio.run(run(ports, args.tables, args.seconds, args.hands, args.seed))
+        result = asyncio.run(run(ports, args.tables, args.seconds, args.hands, args.seed,
+                                 args.think))
         print(json.dumps(result, indent=2), flush=True)
     finally:
+        _empty(args.broker)
         for server in servers:
             os.killpg(server.pid, signal.SIGTERM)
         for server in servers:

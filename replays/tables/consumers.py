@@ -3,7 +3,8 @@
 The socket speaks for the seat whose ticket the session holds (the page's session cookie
 comes with the handshake), or for a spectator where the room allows them. On connect it
 sends the full view and marks the seat connected (the bot gives the seat back); on every
-change of the room it sends the seat's own view again (:mod:`replays.tables.router`);
+change of the room it forwards the view the changing process built for its listener (its
+seat, or the spectators) without reading the room again (:mod:`replays.tables.router`);
 ``{"type": "heartbeat"}`` is answered and keeps the seat seen; on close the seat is
 marked disconnected, and after ``TABLES_GRACE_SECONDS`` the bot plays it.
 """
@@ -42,7 +43,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.seat = seat
-        self.group = services.group_name(self.public_id)
+        self.group = router.group(self.public_id, seat)
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)
         if seat is not None:
@@ -70,9 +71,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.send_json({"type": "error", "message": "send {\"type\": \"heartbeat\"} "
                                   "or {\"type\": \"state\"}; answers go to POST /tables/<id>/act"})
 
-    async def room_changed(self, event: dict[str, Any]) -> None:
-        """The room changed: send this socket's own view."""
-        await self.send_json(await database_sync_to_async(_message)(self.public_id, self.seat))
+    async def room_view(self, event: dict[str, Any]) -> None:
+        """The room changed: send the view built for this socket's listener."""
+        await self.send_json(router.forwarded(event))
 
 
 def _who(public_id: str, ticket: str | None) -> tuple[bool, int | None] | None:
@@ -96,6 +97,5 @@ def _message(public_id: str, seat: int | None) -> dict[str, Any]:
         room = services.get_room(public_id)
     except Http404:
         return {"type": "error", "message": "no such table"}
-    match = services.restored(room)
     row = room.seats.get(number=seat) if seat is not None else None
-    return router.message_for(seat, lambda s: services.state_json(room, match, row))
+    return router.message_for(services.seat_view(room, row))

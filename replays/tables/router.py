@@ -1,46 +1,52 @@
-"""What each listener of a room is sent when the room changes: pure, no sockets (issue 28).
+"""Who is sent what when a room changes: pure, no sockets (issue 28).
 
-A listener is a seat (its number) or a spectator (None). Each message is that listener's
-own view, built by the same function as ``state.json`` (:func:`replays.tables.services.
-state_json`): a seat sees its own tiles and the others' counted; a spectator public
-information only (no concealed tile at all until a hand ends). Nothing here reads the
-stored row's seed or walls.
+Every socket of a room listens on its own listener's group: one per seat (all the tabs a
+player has open on the table) and one for the spectators. When the room changes, the
+process that changed it builds each listener's view once, with the function that serves
+``state.json`` (:func:`replays.tables.services.state_json`), and sends it to that
+listener's group only: a seat's message carries its own tiles and the others' counted, the
+spectators' public information only (no concealed tile at all until a hand ends). So no
+socket is ever handed another seat's view, and a socket sends what it is given without
+reading the room again.
 
->>> listeners = [Listener("a", 0), Listener("b", None)]
->>> views = {0: {"step": 3, "you": {"hand": ["1m"]}}, None: {"step": 3, "you": None}}
->>> [(c, m["type"], m["state"]["you"]) for c, m in messages(listeners, views.__getitem__)]
-[('a', 'state', {'hand': ['1m']}), ('b', 'state', None)]
+>>> [group for group, _ in messages("r1", {0: {"step": 3}, 2: {"step": 3}, None: {"step": 3}})]
+['table.r1.seat.0', 'table.r1.seat.2', 'table.r1.watch']
+>>> messages("r1", {1: {"step": 4, "you": {"hand": ["1m"]}}})[0][1]
+{'type': 'room.view', 'state': {'step': 4, 'you': {'hand': ['1m']}}}
+>>> forwarded({'type': 'room.view', 'state': {'step': 4}})
+{'type': 'state', 'state': {'step': 4}}
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-View = Callable[[int | None], dict[str, Any]]
+Listener = int | None
+"""A seat's number, or None for the spectators."""
 
 
-@dataclass(frozen=True)
-class Listener:
-    """One open socket: its channel name and the seat it speaks for (None: a spectator)."""
+def group(public_id: str, listener: Listener) -> str:
+    """The channel layer's group of ``listener``'s sockets at a room.
 
-    channel: str
-    seat: int | None
-
-
-def messages(listeners: Iterable[Listener], view: View) -> list[tuple[str, dict[str, Any]]]:
-    """Per listener, the message to send: ``{"type": "state", "state": <its view>}``. Each
-    view is built once per seat however many sockets a seat has open."""
-    built: dict[int | None, dict[str, Any]] = {}
-    out = []
-    for listener in listeners:
-        if listener.seat not in built:
-            built[listener.seat] = view(listener.seat)
-        out.append((listener.channel, {"type": "state", "state": built[listener.seat]}))
-    return out
+    >>> group("r1", 3), group("r1", None)
+    ('table.r1.seat.3', 'table.r1.watch')
+    """
+    return f"table.{public_id}.watch" if listener is None else f"table.{public_id}.seat.{listener}"
 
 
-def message_for(seat: int | None, view: View) -> dict[str, Any]:
+def messages(public_id: str, views: Mapping[Listener, dict[str, Any]]
+             ) -> list[tuple[str, dict[str, Any]]]:
+    """Per listener's group, the channel-layer message carrying its own view."""
+    return [(group(public_id, listener), {"type": "room.view", "state": view})
+            for listener, view in views.items()]
+
+
+def forwarded(event: Mapping[str, Any]) -> dict[str, Any]:
+    """What a socket sends its browser for a ``room.view`` message: the view as it came."""
+    return {"type": "state", "state": event["state"]}
+
+
+def message_for(view: dict[str, Any]) -> dict[str, Any]:
     """The one message for a socket that (re)connects: its full view."""
-    return {"type": "state", "state": view(seat)}
+    return {"type": "state", "state": view}

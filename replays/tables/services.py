@@ -41,32 +41,51 @@ from replays.matches.services import DuplicateUpload, UploadError, store_documen
 from replays.models import Match
 from replays.models.tables import Room, Seat
 from replays.puzzles.services import visitor_id
+from replays.tables import router
+from replays.tables.live import LiveMatches
 
 log = logging.getLogger(__name__)
 SESSION_KEY = "tables"
 """The session's seat tickets: ``{room public id: ticket}``."""
 
 def group_name(public_id: str) -> str:
-    """The channel layer's group of a room's sockets."""
+    """The prefix of the channel layer's groups of a room's sockets (``router.group``)."""
     return f"table.{public_id}"
 
 
-def _changed(room: Room) -> None:
-    """Once the change is committed, every socket of the room is told to send its own
-    view (replays/tables/consumers.py); without a channel layer, nothing is pushed."""
-    public_id, step = room.public_id, room.step
+_LIVE: LiveMatches[RoomMatch] = LiveMatches()
+"""The matches this process restored, by room (replays/tables/live.py)."""
 
-    def push() -> None:
-        layer = get_channel_layer()
+
+def _changed(room: Room, match: RoomMatch | None = None,
+             seats: list[Seat] | None = None) -> dict[int | None, dict[str, Any]]:
+    """The room changed: each listener's view is built now, from what is being committed,
+    and once the change is committed every listener's group is sent its own view
+    (replays/tables/router.py); without a channel layer, nothing is pushed. Returns the
+    views built, by listener."""
+    public_id = room.public_id
+    layer = get_channel_layer()
+    views: dict[int | None, dict[str, Any]] = {}
+    if layer is not None:
+        seats = seats if seats is not None else list(room.seats.order_by("number"))
+        listeners: list[int | None] = [s.number for s in seats if s.taken]
+        if room.spectators or not room.started:
+            listeners.append(None)
+        now = timezone.now()
+        views = {n: state_json(room, match, None if n is None else seats[n], now, seats)
+                 for n in listeners}
+
+    def committed() -> None:
         if layer is None:
             return
         try:
-            async_to_sync(layer.group_send)(group_name(public_id),
-                                            {"type": "room.changed", "step": step})
+            for group, message in router.messages(public_id, views):
+                async_to_sync(layer.group_send)(group, message)
         except Exception as error:  # noqa: BLE001 - the layer is down: pages still reload
             log.warning("table %s: no push (%s: %s)", public_id, type(error).__name__, error)
 
-    transaction.on_commit(push)
+    transaction.on_commit(committed)
+    return views
 
 
 @dataclass(frozen=True)
@@ -155,9 +174,8 @@ def create(request: HttpRequest, choice: RoomChoice, name: str = "") -> Room:
                                 bank_left=choice.bank_seconds)
         seat = room.seats.get(number=0)
         _take(request, room, seat, _name_of(request, name))
-        if choice.humans == 1:
-            _start(room, timezone.now())
-        _changed(room)
+        match = _start(room, timezone.now()) if choice.humans == 1 else None
+        _changed(room, match)
     return room
 
 
@@ -220,10 +238,11 @@ def join(request: HttpRequest, public_id: str, name: str) -> Room:
         if free is None:  # pragma: no cover - a full room has started
             raise TableError(_("This table is full."))
         _take(request, room, free, _name_of(request, name))
+        match = None
         if not room.seats.filter(kind=Seat.Kind.HUMAN, taken=False).exists():
-            _start(room, timezone.now())
+            match = _start(room, timezone.now())
         room.save()
-        _changed(room)
+        _changed(room, match)
     return room
 
 
@@ -241,12 +260,11 @@ def start_early(request: HttpRequest, public_id: str) -> Room:
             free.kind = Seat.Kind.BOT
             free.name = bots[free.number]
             free.save()
-        _start(room, timezone.now())
-        _changed(room)
+        _changed(room, _start(room, timezone.now()))
     return room
 
 
-def _start(room: Room, now: dt.datetime) -> None:
+def _start(room: Room, now: dt.datetime) -> RoomMatch:
     seats = list(room.seats.order_by("number"))
     humans = [s.number for s in seats if s.kind == Seat.Kind.HUMAN]
     match = RoomMatch.start_room(room.variant, seed=room.seed, humans=humans, hands=room.hands,
@@ -254,12 +272,42 @@ def _start(room: Room, now: dt.datetime) -> None:
                                  level=room.level)
     room.started = True
     _store(room, match, seats, now)
+    _kept_after_commit(room, match)
+    return match
 
 
 def restored(room: Room) -> RoomMatch | None:
+    """The room's match, restored from its row: the caller's own copy."""
     if not room.started or room.state is None:
         return None
     return RoomMatch.from_json(room.state)
+
+
+def _taken(room: Room) -> RoomMatch | None:
+    """The room's match for a change under the row's lock (the one this process keeps, if
+    it is at the row's step); once the change is committed it is kept again, at the step
+    the change reached."""
+    if not room.started or room.state is None:
+        return None
+    state = room.state
+    match = _LIVE.take(room.public_id, room.step, lambda: RoomMatch.from_json(state))
+    _kept_after_commit(room, match)
+    return match
+
+
+def _kept_after_commit(room: Room, match: RoomMatch) -> None:
+    transaction.on_commit(lambda: _LIVE.keep(room.public_id, room.step, match))
+
+
+def seat_view(room: Room, seat: Seat | None, now: dt.datetime | None = None) -> dict[str, Any]:
+    """``state_json`` for ``seat`` (None: a spectator) at the room's committed state, from
+    the match this process keeps (restored if it has none at the row's step)."""
+    if not room.started or room.state is None:
+        return state_json(room, None, seat, now)
+    seats = list(room.seats.order_by("number"))
+    state = room.state
+    return _LIVE.read(room.public_id, room.step, lambda: RoomMatch.from_json(state),
+                      lambda match: state_json(room, match, seat, now, seats))
 
 
 def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
@@ -269,7 +317,9 @@ def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) ->
     sync_timers(room, match, seats, now)
     if match.over and not room.over:
         finish(room, match, seats)
-    room.save()
+        room.save()
+    else:
+        room.save(update_fields=["state", "step", "started", "updated_at"])
 
 
 def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
@@ -299,31 +349,36 @@ def _spend(room: Room, seat: Seat, now: dt.datetime) -> None:
         if used > 0:
             seat.bank_left = max(0.0, seat.bank_left - used)
     seat.deadline = seat.decision_step = seat.decision_started = None
-    seat.save(update_fields=["bank_left", "deadline", "decision_step", "decision_started"])
+    seat.save(update_fields=["bank_left", "deadline", "decision_step", "decision_started",
+                             "last_seen"])
 
 
 def act(request: HttpRequest, public_id: str, step: Any, action: Any,
-        now: dt.datetime | None = None) -> tuple[Room, RoomMatch, Seat]:
-    """Apply the requester's seat's answer under the room's lock; the engine's
-    ``StaleStep`` / ``IllegalAction`` change nothing."""
+        now: dt.datetime | None = None) -> tuple[Room, dict[str, Any], Seat]:
+    """Apply the requester's seat's answer under the room's lock and return the room, the
+    seat's view after it and the seat; the engine's ``StaleStep`` / ``IllegalAction``
+    change nothing."""
     now = now or timezone.now()
     with transaction.atomic():
         room = get_room(public_id, lock=True)
-        seat = seat_of(request, room)
+        seats = list(room.seats.order_by("number"))
+        ticket = request.session.get(SESSION_KEY, {}).get(room.public_id)
+        seat = next((s for s in seats if ticket and s.taken and s.ticket == ticket), None)
         if seat is None:
             raise TableError(_("You have no seat at this table."), 403)
-        match = restored(room)
+        match = _taken(room)
         if match is None:
             raise TableError(_("The match hasn't started yet."))
-        seats = list(room.seats.order_by("number"))
-        seat = seats[seat.number]
         _apply_expired(room, match, seats, now)
-        _reclaim(match, seat, now)
+        seat.last_seen = now
+        if seat.number in match.autoplay:  # the seat's player is here: the bot gives it back
+            match.set_autoplay(seat.number, False)
         match.act_for(seat.number, step, action)
         _spend(room, seat, now)
         _store(room, match, seats, now)
-        _changed(room)
-    return room, match, seat
+        views = _changed(room, match, seats)
+        view = views.get(seat.number) or state_json(room, match, seat, now, seats)
+    return room, view, seat
 
 
 def leave(request: HttpRequest, public_id: str,
@@ -362,7 +417,7 @@ def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | Non
     with transaction.atomic():
         room = get_room(public_id, lock=True)
         seats = list(room.seats.order_by("number"))
-        match = restored(room)
+        match = _taken(room)
         before = room.step
         if seat_number is not None:
             seat = seats[seat_number]
@@ -377,7 +432,7 @@ def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | Non
             if match.step != before:  # written only when something moved
                 _store(room, match, seats, now)
         if room.step != before or connected is not None:
-            _changed(room)
+            _changed(room, match, seats)
     return room, match
 
 
@@ -459,9 +514,10 @@ def _stored(raw: bytes, owner: Any, visibility: str, seat: int) -> Match | None:
         return None
 
 
-def waiting_json(room: Room, seat: Seat | None) -> dict[str, Any]:
+def waiting_json(room: Room, seat: Seat | None,
+                 seats: list[Seat] | None = None) -> dict[str, Any]:
     """A room not yet started: who is seated (names and kinds), what it will play."""
-    seats = list(room.seats.order_by("number"))
+    seats = seats if seats is not None else list(room.seats.order_by("number"))
     return {"id": room.public_id, "started": False, "over": False, "variant": room.variant,
             "hands": room.hands, "humans": room.humans, "level": room.level,
             "commitment": room.commitment, "seat": seat.number if seat else None,
@@ -474,15 +530,16 @@ def _seat_facts(seat: Seat) -> dict[str, Any]:
 
 
 def state_json(room: Room, match: RoomMatch | None, seat: Seat | None,
-               now: dt.datetime | None = None) -> dict[str, Any]:
+               now: dt.datetime | None = None,
+               seats: list[Seat] | None = None) -> dict[str, Any]:
     """The seat's view as ``state.json`` serves it and the socket pushes it: ``/play/``'s
     fields, plus per seat ``kind`` and ``connected``, ``started``, and the seat's clock."""
     if match is None:
-        return waiting_json(room, seat)
+        return waiting_json(room, seat, seats)
     now = now or timezone.now()
     view = (match.view(seat.number) if seat is not None
             else match.spectator_view(settings.TABLES_SPECTATOR_DELAY))
-    seats = list(room.seats.order_by("number"))
+    seats = seats if seats is not None else list(room.seats.order_by("number"))
     for entry, row in zip(view["seats"], seats, strict=True):
         entry.update(_seat_facts(row))
         entry["autoplay"] = row.number in match.autoplay
@@ -507,7 +564,7 @@ def lobby() -> Any:
 
 __all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen", "act",
            "apply_expired", "create", "expire_all", "finish", "group_name", "join", "leave", "lobby",
-           "restored", "seat_by_ticket", "seat_of", "start_early", "state_json", "touch",
+           "restored", "seat_by_ticket", "seat_of", "seat_view", "start_early", "state_json", "touch",
            "visible", "waiting_json"]
 
 apply_expired = _apply_expired

@@ -261,9 +261,9 @@ def _seen_by(request: HttpRequest, public_id: str) -> tuple[Room, Any, dict[str,
     room = services.get_room(public_id)
     seat = services.seat_of(request, room)
     services.visible(request, room)
-    room, match = services.touch(public_id, seat.number if seat else None)
-    view = services.state_json(room, match, seat)
-    if match is not None and match.over:
+    room, _match = services.touch(public_id, seat.number if seat else None)
+    view = services.seat_view(room, seat)
+    if view.get("over"):
         view["replay"] = _replay_url(room, seat)
     return room, seat, view
 
@@ -315,10 +315,13 @@ def start(request: HttpRequest, public_id: str) -> HttpResponse:
 def act(request: HttpRequest, public_id: str) -> HttpResponse:
     """Answer the seat's decision: JSON in, JSON out (409 stale, 400 illegal), or the
     page's form (redirect)."""
-    services.get_room(public_id)  # 404 first
     try:
         step, action = _answer(request)  # type: ignore[arg-type]
-        room, match, seat = services.act(request, public_id, step, action)
+    except PlayError as bad:
+        services.get_room(public_id)  # no such table: a 404 before the body's fault
+        return _refused(request, public_id, 400, None, str(bad))
+    try:
+        room, data, seat = services.act(request, public_id, step, action)
     except StaleStep as stale:
         return _refused(request, public_id, 409, None, stale.message)
     except IllegalAction as illegal:
@@ -328,9 +331,8 @@ def act(request: HttpRequest, public_id: str) -> HttpResponse:
     except services.TableError as refused:
         return _refused(request, public_id, refused.status, None, str(refused))
     if request.content_type == "application/json":
-        data = services.state_json(room, match, seat)
-        if match.over:
-            data["replay"] = _replay_url(room, seat)
+        if data.get("over"):  # the seat's own link, not in the view its sockets were sent
+            data = {**data, "replay": _replay_url(room, seat)}
         return _json(data)
     return redirect(room.get_absolute_url())
 
@@ -346,13 +348,13 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
         return _refused(request, public_id, 403, None, _("You have no seat at this table."))
     if request.method == "POST":
         try:
-            room, match, seat = services.leave(request, public_id)
+            room, _match, seat = services.leave(request, public_id)
         except IllegalAction as illegal:
             return _refused(request, public_id, 400, illegal.rule, illegal.message)
         except services.TableError as refused:
             return _refused(request, public_id, refused.status, None, str(refused))
         if request.content_type == "application/json":
-            return _json(services.state_json(room, match, seat))
+            return _json(services.seat_view(room, seat))
         return redirect(room.get_absolute_url())
     refusal = match.leave_refusal_for(seat.number)
     cost = match.leave_cost_for(seat.number) if refusal is None else None
