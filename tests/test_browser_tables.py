@@ -103,7 +103,9 @@ def _choices(page: Page) -> list[str]:
 
 
 def _choose(page: Page) -> None:
-    """A win when offered, else the drawn tile (or the last tile), else the first button."""
+    """A win when offered, else the drawn tile (or the last tile), else the first button;
+    then wait for the table to show the answer (htmx swaps it in: no page load)."""
+    before = str(page.locator("#play-table").get_attribute("data-step"))
     buttons = page.locator(".play-actions .play-buttons button")
     wins = [b for b in buttons.all() if re.search(r'"(hu|win|self_draw)"',
                                                   str(b.get_attribute("value")))]
@@ -115,7 +117,8 @@ def _choose(page: Page) -> None:
         (drawn.first if drawn.count() else tiles.last).click()
     else:
         buttons.first.click()
-    page.wait_for_load_state()
+    expect(page.locator("#play-table")).not_to_have_attribute("data-step", before,
+                                                              timeout=15_000)
 
 
 @pytest.mark.browser
