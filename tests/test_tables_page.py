@@ -197,3 +197,16 @@ def test_it_shows_a_spectator_the_board_without_a_hand_or_choices() -> None:
     assert len(re.findall(r'<section class="seat seat-\d', html)) == 4
     assert 'name="action"' not in html and "play-actions" not in html
     assert "is-viewer" not in html
+
+
+def test_it_frames_the_seats_the_table_waits_for_on_every_board() -> None:
+    alice, bob, pid = seated_pair()
+    seat, view = play_until({0: alice, 1: bob}, pid,
+                            lambda v: (v["decision"] or {}).get("kind") == "turn")
+    other = (alice, bob)[1 - seat]
+    asked = state(other, pid)["waiting_for"]
+    assert asked == [seat]
+    html = page(other, pid)
+    framed = re.findall(r'<section class="seat seat-(\d)[^"]*\bis-turn\b', html)
+    assert framed == [str(seat)]
+    assert "Waiting for " in html

@@ -180,7 +180,11 @@ def _context(room: Room, seat: Seat | None, view: dict[str, Any], match: RoomMat
         mark = match.last_move(number)
         entries = match.events_since(*(mark or (1, 1)), seat=number)
     context.update(table.parts(view, match, mark, entries))
-    context["seats"] = [replace(s, note=_note(view["seats"][s.seat]))
+    # Whose turn it is: the seats the table waits for (a claim window may ask several),
+    # framed on every seat's board; /play/'s own rule when nobody is asked.
+    asked = set(view.get("waiting_for") or ())
+    context["seats"] = [replace(s, note=_note(view["seats"][s.seat]),
+                                is_turn=s.seat in asked if asked else s.is_turn)
                         for s in context["seats"]]
     context["waiting"] = _waiting(view)
     if view.get("over"):
