@@ -99,23 +99,26 @@ def _join(page: Page, name: str) -> None:
 def _choices(page: Page) -> list[str]:
     """The values of every choice on the page (tiles to discard and buttons)."""
     return [str(b.get_attribute("value"))
-            for b in page.locator(".room-actions button[name=action]").all()]
+            for b in page.locator(".play-actions button[name=action]").all()]
 
 
 def _choose(page: Page) -> None:
-    """A win when offered, else the drawn tile (or the last tile), else the first button."""
-    buttons = page.locator(".room-actions .play-buttons button")
+    """A win when offered, else the drawn tile (or the last tile), else the first button;
+    then wait for the table to show the answer (htmx swaps it in: no page load)."""
+    before = str(page.locator("#play-table").get_attribute("data-step"))
+    buttons = page.locator(".play-actions .play-buttons button")
     wins = [b for b in buttons.all() if re.search(r'"(hu|win|self_draw)"',
                                                   str(b.get_attribute("value")))]
-    tiles = page.locator(".room-actions .play-hand button.tile-button")
+    tiles = page.locator(".play-actions .play-hand button.tile-button")
     if wins:
         wins[0].click()
     elif tiles.count():
-        drawn = page.locator(".room-actions .play-hand button.is-drawn-button")
+        drawn = page.locator(".play-actions .play-hand button.is-drawn-button")
         (drawn.first if drawn.count() else tiles.last).click()
     else:
         buttons.first.click()
-    page.wait_for_load_state()
+    expect(page.locator("#play-table")).not_to_have_attribute("data-step", before,
+                                                              timeout=15_000)
 
 
 @pytest.mark.browser
@@ -153,12 +156,12 @@ def test_it_lets_four_friends_play_a_sichuan_hand_and_one_come_back_to_a_claim(
             seat = asked[0]
             page = pages[seat]
             # Pushed by the socket: the page shows the step without being reloaded.
-            expect(page.locator("#room")).to_have_attribute("data-step", str(state["step"]),
+            expect(page.locator("#play-table")).to_have_attribute("data-step", str(state["step"]),
                                                              timeout=15_000)
             mine = contexts[seat].request.get(state_url).json()
             kind = mine["decision"]["kind"]
             seen_kinds.add(kind)
-            expect(page.locator(".room-actions")).to_be_visible()
+            expect(page.locator(".play-actions")).to_be_visible()
             if kind == "claim" and not came_back:
                 # The claim window is open for this seat: the page goes, and comes back.
                 prompt = page.locator(".play-prompt").inner_text()
@@ -168,7 +171,7 @@ def test_it_lets_four_friends_play_a_sichuan_hand_and_one_come_back_to_a_claim(
                 page.close()
                 # The socket closed: the others see the player offline, pushed to them.
                 other = pages[(seat + 1) % 4]
-                expect(other.locator(".room-seat-name", has_text=names[seat])).to_contain_text(
+                expect(other.locator(".seat-head", has_text=names[seat])).to_contain_text(
                     re.compile("offline|离线"), timeout=15_000)
                 page = pages[seat] = contexts[seat].new_page()
                 page.goto(room)

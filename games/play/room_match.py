@@ -434,6 +434,34 @@ class RoomMatch(PlayMatch):
         with self._as(self.humans[0] if seat is None else seat):
             return super().events_since(hand, seen)
 
+    def last_move(self, seat: int) -> tuple[int, int] | None:
+        """Where ``seat``'s latest move is in the log, as ``(hand, index)`` in
+        :meth:`events_since`'s numbering (entry ``index`` of a hand is its index-th event):
+        what ``/play/`` keeps as the player's ``moves_from``, found here in the log since
+        every seat moves in it. A draw or a flower chose nothing: not a move. None before
+        the seat's first move.
+
+        >>> match = RoomMatch.start_room("sichuan", seed="last", humans=(0, 2), hands=1)
+        >>> match.last_move(0) is None
+        True
+        >>> _ = match.act_for(0, match.step, {"type": "dingque", "suit": "m"})
+        >>> match.last_move(0) is None  # held until every person has named theirs (SC-2)
+        True
+        >>> _ = match.act_for(2, match.step, {"type": "dingque", "suit": "p"})
+        >>> hand, index = match.last_move(0)
+        >>> match.events_since(hand, index, seat=0)[0]["event"]["type"]
+        'dingque'
+        """
+        for number in range(len(self._finished) + 1, 0, -1):
+            setup, events, _table = self._hand_parts(number)
+            if setup is None:
+                continue
+            for index in range(len(events), 0, -1):
+                event = events[index - 1]
+                if event.actor == seat and event.type not in ("draw", "flower"):
+                    return number, index
+        return None
+
     def result_for(self, seat: int) -> dict[str, Any]:
         """The settlement with ``you`` being ``seat`` (its net and points won)."""
         with self._as(seat):

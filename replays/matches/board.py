@@ -63,6 +63,7 @@ class SeatView:
     ready: bool = False
     void: str | None = None
     place: str = "bottom"
+    note: str = ""  # who plays the seat, at a table with friends: "bot", "offline"…
 
 
 @dataclass

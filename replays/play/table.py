@@ -8,6 +8,7 @@ finished hands (every tile of a finished hand is shown at its end anyway).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +82,7 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
     # asked (their turn, a claim, 定缺 SC-2, the contract JX-9) that is their seat, not the
     # dealer's or the discarder's (issue 28).
     turn = view["seat"] if view.get("decision") else view.get("turn")
+    bottom = view["seat"] if view["seat"] is not None else 0  # a spectator: the first seat
     seats = []
     for raw in view["seats"]:
         number = raw["seat"]
@@ -101,7 +103,7 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
             flowers=flowers, is_dealer=number == view["dealer"],
             is_turn=number == turn, won=bool(raw.get("won")),
             gave_up=bool(raw.get("gave_up")), ready=bool(raw.get("ready")),
-            void=raw.get("void"), place=place_of(number, view["seat"])))
+            void=raw.get("void"), place=place_of(number, bottom)))
     order = {"top": 0, "left": 1, "right": 2, "bottom": 3}
     return sorted(seats, key=lambda s: order[s.place])
 
@@ -161,7 +163,7 @@ def choices(view: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     # Every copy of the hand is a tile to click; each copy discards the same kind.
     by_tile = {c.action["tile"]: c for c in discards}
     hand_tiles: list[Choice] = []
-    you = view["you"]
+    you = view["you"] or {"hand": []}  # a spectator has no hand
     for code in you["hand"]:
         picked = by_tile.get(code)
         hand_tiles.append(Choice(picked.action if picked else {}, picked.text if picked
@@ -195,15 +197,12 @@ class Move:
 MELDS = ("peng", "chi")  # a kong adds a meld unless it is added to a pung
 
 
-def moves(row: PlayedMatch, match: PlayMatch, view: dict[str, Any]) -> list[Move]:
-    """What happened since the player's last move, one sentence an entry (the bots' moves
-    the page shows one by one)."""
-    if not row.moves_from:
-        return []
-    hand, seen = int(row.moves_from[0]), int(row.moves_from[1])
+def moves(entries: list[dict[str, Any]], view: dict[str, Any]) -> list[Move]:
+    """The log's ``entries`` since the player's last move (``events_since``, as their seat
+    sees them), one sentence an entry (the other seats' moves the page shows one by one)."""
     names = tuple(s["name"] for s in view["seats"])
     out: list[Move] = []
-    for entry in match.events_since(hand, seen):
+    for entry in entries:
         raw = entry["event"]
         on_board = int(entry["hand"]) == int(view["hand_number"]) and not view["over"]
         if raw["type"] == "deal":
@@ -368,52 +367,71 @@ def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:
     return board_at(data, number, steps, view["seat"])
 
 
-def _hand_just_ended(row: PlayedMatch, view: dict[str, Any]) -> bool:
-    """The settlement shows from a hand's end until the player's first move in the next."""
+def hand_just_ended(mark: Sequence[int] | None, view: dict[str, Any]) -> bool:
+    """The settlement shows from a hand's end until the player's first move in the next
+    (``mark``: where their last move is in the log, ``[hand, index]``)."""
     if view["over"]:
         return True
-    return bool(view.get("last_hand")) and bool(row.moves_from) and (
-        int(row.moves_from[0]) < int(view["hand_number"]))
+    return bool(view.get("last_hand")) and mark is not None and len(mark) > 0 and (
+        int(mark[0]) < int(view["hand_number"]))
 
 
-def review_url(row: PlayedMatch, match: PlayMatch) -> str | None:
-    """The viewer at the player's first decision, spoilers off, their seat at the bottom."""
-    if row.replay is None:
+def review_url(replay: str | None, match: PlayMatch, seat: int | None = None) -> str | None:
+    """The viewer of the replay ``replay`` (its public id) at the player's first decision,
+    spoilers off, their seat (``seat``, else the match's) at the bottom."""
+    if replay is None:
         return None
-    step = first_decision(match)
-    return (reverse("viewer", args=[row.replay.public_id])
-            + f"?hand=1&step={step}&seat={match.seat}&spoilers=0")
+    seat = match.seat if seat is None else seat
+    step = first_decision(match, seat)
+    return reverse("viewer", args=[replay]) + f"?hand=1&step={step}&seat={seat}&spoilers=0"
 
 
-def first_decision(match: PlayMatch) -> int:
-    """The step (events before it) of the player's first event of hand 1 that is a choice."""
+def first_decision(match: PlayMatch, seat: int | None = None) -> int:
+    """The step (events before it) of the first event of hand 1 of ``seat`` (else the
+    match's player) that is a choice."""
+    seat = match.seat if seat is None else seat
     document = match.log()
     if not document.hands:
         return 0
     for index, event in enumerate(document.hands[0].events):
-        if event.actor == match.seat and event.type not in ("draw", "flower"):
+        if event.actor == seat and event.type not in ("draw", "flower"):
             return index
     return 0
+
+
+def parts(view: dict[str, Any], match: PlayMatch, mark: Sequence[int] | None,
+          entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the table's shared parts draw (play/_table_*.html: the moves, the settlement,
+    the board, your hand and choices), for ``/play/`` and a table with friends alike, from
+    the seat's ``view`` only; ``mark`` is where the seat's last move is in the log and
+    ``entries`` the log's entries from there as the seat sees them. A spectator's view
+    (``seat`` None) draws the board with the first seat at the bottom and no hand."""
+    variant = VARIANTS[view["variant"]]
+    hand_tiles, buttons = choices(view)
+    wild = frozenset(view.get("wildcards", []))
+    return {
+        "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
+        "buttons": buttons, "moves": moves(entries, view), "claim": claim_prompt(view),
+        "wildcards": [_tv(k, wild) for k in view.get("wildcards", [])],
+        "wildcard_name": wildcard_name(variant),
+        "indicator": _tv(view["indicator"], frozenset()) if view.get("indicator") else None,
+        "bank": banked_fans(tuple(view.get("bank", []))),
+        "you": next((s for s in view["seats"] if s["seat"] == view["seat"]), None),
+        "board": hand_end_board(match, view) if hand_just_ended(mark, view) else None,
+    }
 
 
 def context(request: HttpRequest, row: PlayedMatch, match: PlayMatch,
             hint: dict[str, Any] | None = None) -> dict[str, Any]:
     """The table's context; ``hint`` is the valued hint when the player asked for it."""
     view = match.view()
-    variant = VARIANTS[view["variant"]]
-    hand_tiles, buttons = choices(view)
-    wild = frozenset(view.get("wildcards", []))
+    mark = row.moves_from or None
+    entries = match.events_since(int(mark[0]), int(mark[1])) if mark else []
     return {
-        "row": row, "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
-        "buttons": buttons, "moves": moves(row, match, view), "claim": claim_prompt(view),
-        "wildcards": [_tv(k, wild) for k in view.get("wildcards", [])],
-        "wildcard_name": wildcard_name(variant),
-        "indicator": _tv(view["indicator"], frozenset()) if view.get("indicator") else None,
-        "bank": banked_fans(tuple(view.get("bank", []))),
-        "you": next(s for s in view["seats"] if s["seat"] == view["seat"]),
-        "board": hand_end_board(match, view) if _hand_just_ended(row, view) else None,
+        **parts(view, match, mark, entries), "row": row,
         "hint": hint_view(hint, view) if hint is not None and not match.over else None,
-        "review": review_url(row, match) if match.over else None,
+        "review": review_url(row.replay.public_id if row.replay is not None else None,
+                             match) if match.over else None,
         # A match the player left is kept and analysed only when its owner asks (issue 24).
         "left_unkept": match.over and row.left and row.replay_id is None,
         "seed": view.get("seed"),

@@ -21,8 +21,9 @@ import hashlib
 import logging
 import secrets
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -45,6 +46,7 @@ from replays.tables import router
 from replays.tables.live import LiveMatches
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 SESSION_KEY = "tables"
 """The session's seat tickets: ``{room public id: ticket}``."""
 
@@ -302,12 +304,21 @@ def _kept_after_commit(room: Room, match: RoomMatch) -> None:
 def seat_view(room: Room, seat: Seat | None, now: dt.datetime | None = None) -> dict[str, Any]:
     """``state_json`` for ``seat`` (None: a spectator) at the room's committed state, from
     the match this process keeps (restored if it has none at the row's step)."""
-    if not room.started or room.state is None:
-        return state_json(room, None, seat, now)
+    return seat_read(room, seat, lambda view, _match: view, now)
+
+
+def seat_read(room: Room, seat: Seat | None,
+              build: Callable[[dict[str, Any], RoomMatch | None], T],
+              now: dt.datetime | None = None) -> T:
+    """``build(view, match)``: ``seat``'s view (``state_json``) and the match it was built
+    from, at the room's committed state. The match is the one this process keeps, shared:
+    ``build`` runs under the cache's lock, only reads it, and touches no database."""
     seats = list(room.seats.order_by("number"))
+    if not room.started or room.state is None:
+        return build(state_json(room, None, seat, now, seats), None)
     state = room.state
     return _LIVE.read(room.public_id, room.step, lambda: RoomMatch.from_json(state),
-                      lambda match: state_json(room, match, seat, now, seats))
+                      lambda match: build(state_json(room, match, seat, now, seats), match))
 
 
 def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
@@ -390,13 +401,13 @@ def leave(request: HttpRequest, public_id: str,
     with transaction.atomic():
         room = get_room(public_id, lock=True)
         seat = seat_of(request, room)
-        match = restored(room)
+        match = _taken(room)
         if seat is None or match is None:
             raise TableError(_("You have no seat at this table."), 403)
         seats = list(room.seats.order_by("number"))
         match.leave_for(seat.number)
         _store(room, match, seats, now)
-        _changed(room)
+        _changed(room, match, seats)
     return room, match, seats[seat.number]
 
 
@@ -564,7 +575,7 @@ def lobby() -> Any:
 
 __all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen", "act",
            "apply_expired", "create", "expire_all", "finish", "group_name", "join", "leave", "lobby",
-           "restored", "seat_by_ticket", "seat_of", "seat_view", "start_early", "state_json", "touch",
+           "restored", "seat_by_ticket", "seat_of", "seat_read", "seat_view", "start_early", "state_json", "touch",
            "visible", "waiting_json"]
 
 apply_expired = _apply_expired

@@ -8,7 +8,7 @@ script (static/js/tables.js) swaps the state pushed over the WebSocket.
 
 from __future__ import annotations
 
-import json
+from dataclasses import replace
 from typing import Any
 
 import segno
@@ -20,18 +20,20 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.vary import vary_on_headers
 
 from games.core.messages import message_of
 from games.core.position import PositionError
-from games.core.tiles import TILES, Tile
 from games.play.bot_match import MAX_HANDS, IllegalAction, PlayError, StaleStep
+from games.play.room_match import RoomMatch
 from replays import limits
-from replays.matches.board import TileView
-from replays.models import Match
-from replays.models.tables import Room
+from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.matches.engine_refusals import refusal
+from replays.models import Match, PlayedMatch
+from replays.models.tables import Room, Seat
+from replays.play import table
 from replays.play.views import BotLevelForm, _answer, _option_fields, rules_of
 from replays.tables import services
-from replays.tile_names import suit_name, tile_name
 
 
 class RoomForm(BotLevelForm):
@@ -128,120 +130,92 @@ def _qr_svg(url: str) -> SafeString:
     return SafeString(svg)
 
 
+ROOM_SPEED = PlayedMatch.Speed.FAST
+"""Milliseconds between the moves the page's list shows one by one (with the board)."""
+
+
+@vary_on_headers("HX-Request")
 @require_GET
-def room_page(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The room: the waiting list with the invite, or the table from the seat's view."""
+def room_page(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
+    """The room: the waiting list with the invite, or the table from the seat's view; with
+    htmx (the page's script, at each new step) the table's part only."""
     try:
-        room, seat, view = _seen_by(request, public_id)
+        room, seat = _seen(request, public_id)
     except services.TableError as refused:
         return render(request, "tables/refused.html", {"message": str(refused)},
                       status=refused.status)
+    return _table(request, room, seat)
+
+
+def _table(request: HtmxHttpRequest, room: Room, seat: Seat | None, refusal: str = "",
+           status: int = 200) -> HttpResponse:
+    """The room page, or its table's fragment for htmx (``#play-table``, as ``/play/``)."""
     invite = request.build_absolute_uri(room.get_absolute_url())
-    return render(request, "tables/table.html", _context(request, room, seat, view, invite))
+    replay = _replay_of(room, seat) if room.over else None
+    context = services.seat_read(room, seat, lambda view, match: _context(
+        room, seat, view, match, invite, replay))
+    context["refusal"] = refusal
+    template = "tables/table.html#table" if wants_fragment(request) else "tables/table.html"
+    response = render(request, template, context, status=status)
+    response["Cache-Control"] = "no-store"
+    return response
 
 
-def _context(request: HttpRequest, room: Room, seat: Any, view: dict[str, Any],
-             invite: str) -> dict[str, Any]:
+def _context(room: Room, seat: Seat | None, view: dict[str, Any], match: RoomMatch | None,
+             invite: str, replay: Match | None = None) -> dict[str, Any]:
+    """The room page's context: ``/play/``'s table parts (``table.parts``: the board, the
+    prompt, your hand and choices, the moves since your last one, the settlement) from the
+    seat's view, and the room's own: who plays each seat, whom the table waits for, the
+    invite while it waits. Built under the kept match's lock (``services.seat_read``): it
+    reads the match and touches no database (``replay`` is the finished match's, looked up
+    before)."""
     context: dict[str, Any] = {"room": room, "seat": seat, "view": view, "invite": invite,
                                "qr": _qr_svg(invite) if not room.started else "",
                                "ws_path": reverse("table_state", args=[room.public_id])
                                .replace("state.json", "ws"),
-                               "variant_name": Match.Variant(room.variant).label}
-    if view.get("started"):
-        wild = frozenset(view.get("wildcards", []))
-        you = view.get("you") or {}
-        legal = view.get("legal", [])
-        discards = {a["tile"]: a for a in legal if a["type"] == "discard"}
-        hand = [TileView(Tile.parse(c), wild=c in wild) for c in you.get("hand", [])]
-        context["hand"] = [{"tile": t, "action": _value(discards[str(t.tile)])
-                            if str(t.tile) in discards else None} for t in hand]
-        drawn = you.get("drawn")
-        if drawn:
-            context["hand"].append({"tile": TileView(Tile.parse(drawn), wild=drawn in wild,
-                                                     drawn=True),
-                                    "action": _value(discards[drawn]) if drawn in discards
-                                    else None})
-        context["buttons"] = [{"value": _value(a), "text": _words(a)} for a in legal
-                              if a["type"] != "discard"]
-        context["others"] = [_seat_row(s, wild) for s in view["seats"]]
-        context["prompt"] = _prompt(view)
-        last = view.get("last_hand")
-        if last:
-            names = [s["name"] for s in view["seats"]]
-            context["last_hand"] = {
-                "number": last["number"],
-                "wins": [{"name": names[w["seat"]], "tile": tile_name(w["tile"]),
-                          "points": w["points"]} for w in last["wins"]],
-                "deltas": [{"name": names[n], "delta": d} for n, d in enumerate(last["deltas"])]}
+                               "variant_name": Match.Variant(room.variant).label,
+                               "speed": ROOM_SPEED}
+    if match is None or not view.get("started"):
+        return context
+    number = seat.number if seat is not None else None
+    mark: tuple[int, int] | None = None
+    entries: list[dict[str, Any]] = []
+    if number is not None:  # a spectator's view is behind the table: no moves, no news
+        mark = match.last_move(number)
+        entries = match.events_since(*(mark or (1, 1)), seat=number)
+    context.update(table.parts(view, match, mark, entries))
+    # Whose turn it is: the seats the table waits for (a claim window may ask several),
+    # framed on every seat's board; /play/'s own rule when nobody is asked.
+    asked = set(view.get("waiting_for") or ())
+    context["seats"] = [replace(s, note=_note(view["seats"][s.seat]),
+                                is_turn=s.seat in asked if asked else s.is_turn)
+                        for s in context["seats"]]
+    context["waiting"] = _waiting(view)
+    if view.get("over"):
+        view["replay"] = reverse("viewer", args=[replay.public_id]) if replay else None
+        context["review"] = table.review_url(replay.public_id if replay else None, match,
+                                             number)
+        context["seed"] = view.get("seed")
     return context
 
 
-def _value(action: dict[str, Any]) -> str:
-    return json.dumps(action, sort_keys=True, separators=(",", ":"))
+def _note(entry: dict[str, Any]) -> str:
+    """Who plays a seat, when not its person at the table now."""
+    if entry.get("kind") == "bot":
+        return _("bot")
+    if entry.get("autoplay"):
+        return _("played by the bot")
+    if not entry.get("connected", True):
+        return _("offline")
+    return ""
 
 
-def _seat_row(entry: dict[str, Any], wild: frozenset[str]) -> dict[str, Any]:
-    hand = entry.get("hand")
-    tiles = ([TileView(Tile.parse(c), wild=c in wild) for c in hand] if hand is not None
-             else [TileView(TILES[0], hidden=True) for _ in range(entry["concealed_count"])])
-    river = [TileView(Tile.parse(r["tile"]), wild=r["tile"] in wild, claimed=r["claimed"])
-             for r in entry["river"]]
-    melds = []
-    for meld in entry["melds"]:
-        if meld["type"] == "chi":
-            melds.append([TileView(Tile.parse(c + meld["tiles"][-1])) for c in meld["tiles"][:3]])
-        elif "tile" in meld:
-            n = 4 if meld["type"] == "gang" else 3
-            melds.append([TileView(Tile.parse(meld["tile"])) for _ in range(n)])
-        else:
-            melds.append([TileView(TILES[0], hidden=True) for _ in range(4)])
-    return {**entry, "tiles": tiles, "river_tiles": river, "meld_tiles": melds}
-
-
-def _words(action: dict[str, Any]) -> str:
-    kind = action["type"]
-    tile = tile_name(action["tile"]) if action.get("tile") else ""
-    if kind == "pass":
-        return _("Pass")
-    if kind == "hu":
-        return _("Win on %(tile)s") % {"tile": tile} if tile else _("Win")
-    if kind == "peng":
-        return _("Pung %(tile)s") % {"tile": tile}
-    if kind == "gang":
-        return _("Kong %(tile)s") % {"tile": tile}
-    if kind == "chi":
-        return _("Chow %(tile)s with %(tiles)s") % {
-            "tile": tile, "tiles": ", ".join(tile_name(t) for t in action["tiles"])}
-    if kind == "dingque":
-        return _("Void: %(suit)s") % {"suit": suit_name(action["suit"])}
-    if kind == "ready":
-        return _("Declare ready, discarding %(tile)s") % {"tile": tile}
-    if kind == "contract":
-        return _("Persist") if action.get("choice") == "persist" else _("Give up")
-    return str(kind)
-
-
-def _prompt(view: dict[str, Any]) -> str:
-    decision = view.get("decision")
-    if view.get("over"):
-        return _("The match is over.")
-    if decision is None:
-        waiting = [view["seats"][s]["name"] for s in view.get("waiting_for", [])]
-        if waiting:
-            return _("Waiting for %(names)s.") % {"names": ", ".join(waiting)}
+def _waiting(view: dict[str, Any]) -> str:
+    """Whom the table waits for, when the seat has nothing to answer."""
+    if view.get("decision") is not None or view.get("over"):
         return ""
-    kind = decision["kind"]
-    last = view.get("last_discard")
-    if kind == "claim" and last:
-        return _("%(name)s discarded %(tile)s: claim it, or pass.") % {
-            "name": view["seats"][last["seat"]]["name"], "tile": tile_name(last["tile"])}
-    return {
-        "turn": _("Your turn: choose a tile to discard, or an action."),
-        "rob_kong": _("You can rob the kong (JX-8, SC-5.18): win or pass."),
-        "rob_gold": _("You can rob the gold (PT-5.5): win or pass."),
-        "dingque": _("Name your void suit (SC-2)."),
-        "contract": _("Contract (JX-9): persist or give up."),
-    }.get(kind, "")
+    names = [view["seats"][s]["name"] for s in view.get("waiting_for", [])]
+    return _("Waiting for %(names)s.") % {"names": ", ".join(names)} if names else ""
 
 
 @require_GET
@@ -258,24 +232,36 @@ def _seen_by(request: HttpRequest, public_id: str) -> tuple[Room, Any, dict[str,
     """The room, the requester's seat (None for a spectator) and their view of it, with
     passed deadlines applied and, once over, the replay's address; raise ``TableError``
     when the requester may not see the room."""
-    room = services.get_room(public_id)
-    seat = services.seat_of(request, room)
-    services.visible(request, room)
-    room, _match = services.touch(public_id, seat.number if seat else None)
+    room, seat = _seen(request, public_id)
     view = services.seat_view(room, seat)
     if view.get("over"):
         view["replay"] = _replay_url(room, seat)
     return room, seat, view
 
 
-def _replay_url(room: Room, seat: Any) -> str | None:
+def _seen(request: HttpRequest, public_id: str) -> tuple[Room, Seat | None]:
+    """The room once passed deadlines are applied, and the requester's seat (None for a
+    spectator); ``TableError`` when the requester may not see the room."""
+    room = services.get_room(public_id)
+    seat = services.seat_of(request, room)
+    services.visible(request, room)
+    room, _match = services.touch(public_id, seat.number if seat else None)
+    return room, seat
+
+
+def _replay_of(room: Room, seat: Seat | None) -> Match | None:
+    """The finished match's replay as ``seat`` reaches it: its own (a signed-in player's),
+    else the room's (unlisted)."""
     if seat is not None:
         seat.refresh_from_db()
-        if seat.replay_id is not None:
-            return reverse("viewer", args=[seat.replay.public_id])
-    if room.replay is not None:
-        return reverse("viewer", args=[room.replay.public_id])
-    return None
+        if seat.replay is not None:
+            return seat.replay
+    return room.replay
+
+
+def _replay_url(room: Room, seat: Any) -> str | None:
+    replay = _replay_of(room, seat)
+    return reverse("viewer", args=[replay.public_id]) if replay is not None else None
 
 
 @require_POST
@@ -312,11 +298,11 @@ def start(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
-def act(request: HttpRequest, public_id: str) -> HttpResponse:
+def act(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """Answer the seat's decision: JSON in, JSON out (409 stale, 400 illegal), or the
-    page's form (redirect)."""
+    page's form: a redirect back, or with htmx the table's fragment (as ``/play/``)."""
     try:
-        step, action = _answer(request)  # type: ignore[arg-type]
+        step, action = _answer(request)
     except PlayError as bad:
         services.get_room(public_id)  # no such table: a 404 before the body's fault
         return _refused(request, public_id, 400, None, str(bad))
@@ -334,11 +320,13 @@ def act(request: HttpRequest, public_id: str) -> HttpResponse:
         if data.get("over"):  # the seat's own link, not in the view its sockets were sent
             data = {**data, "replay": _replay_url(room, seat)}
         return _json(data)
+    if wants_fragment(request):
+        return _table(request, room, seat)
     return redirect(room.get_absolute_url())
 
 
 @require_http_methods(["GET", "POST"])
-def leave(request: HttpRequest, public_id: str) -> HttpResponse:
+def leave(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     """"Leave this table": a confirmation with what leaving now costs under the room's rules
     (JX-10.6, SC-6.6), then (POST) the leave; the match ends with this hand."""
     room = services.get_room(public_id)
@@ -368,11 +356,20 @@ def leave(request: HttpRequest, public_id: str) -> HttpResponse:
     return response
 
 
-def _refused(request: HttpRequest, public_id: str, status: int, rule: str | None,
+def _refused(request: HtmxHttpRequest, public_id: str, status: int, rule: str | None,
              message: Any) -> HttpResponse:
+    """A refusal naming the problem: JSON, the table's fragment with it above the board
+    (htmx), or a page with a link back."""
     text = str(message)
     if request.content_type == "application/json":
         return _json({"error": {"rule": rule, "message": text}}, status=status)
+    if wants_fragment(request):
+        try:
+            room, seat = _seen(request, public_id)
+        except services.TableError:
+            pass
+        else:
+            return _table(request, room, seat, refusal(rule, text), status)
     return render(request, "tables/refused.html",
                   {"message": text, "back": reverse("table_room", args=[public_id])},
                   status=status)

@@ -62,10 +62,11 @@ def seat_section(seat: SeatView, viewer: int | None,
         ("won", seat.won), ("ready", seat.ready), ("gave up", seat.gave_up),
         ("left", seat.left)) if flag)
     score_class = "positive" if seat.score > 0 else "negative" if seat.score < 0 else ""
+    note = html('<span class="seat-note">({})</span>', seat.note) if seat.note else ""
     head = html(
-        '<header class="seat-head">{}<span class="seat-name">{}</span>{}'
+        '<header class="seat-head">{}<span class="seat-name">{}</span>{}{}'
         '<span class="seat-score {}">{}</span>{}{}</header>',
-        words["wind " + seat.wind], seat.name, words["dealer"] if seat.is_dealer else "",
+        words["wind " + seat.wind], seat.name, note, words["dealer"] if seat.is_dealer else "",
         score_class, signed(seat.score), words["void " + seat.void] if seat.void else "",
         SafeString(statuses))
     melds = html('<div class="seat-melds">{}</div>', SafeString("".join(

@@ -8,11 +8,11 @@ function tileButtons() {
 
 // The board's pieces a move adds (a discard in the seat's river, a meld), hidden until the
 // list reaches the move: the board and the move list advance together (issue 28). Returns,
-// for each move, the element it shows (or null).
-function boardPieces(table, items) {
+// for each move, the element it shows (or null). The first `seen` moves are shown already.
+function boardPieces(table, items, seen = 0) {
   const pending = {river: {}, meld: {}};
   items.forEach((item, at) => {
-    if (at === 0 || item.dataset.seat === undefined) return;
+    if (at === 0 || at < seen || item.dataset.seat === undefined) return;
     for (const kind of ["river", "meld"]) {
       if (item.hasAttribute(`data-${kind}`)) {
         (pending[kind][item.dataset.seat] ||= []).push(at);
@@ -45,6 +45,9 @@ function showClaim(table) {
 }
 
 // `root` is the swapped table, or the document on a full page load (which has no closest()).
+// A table's `data-seen` (a table with friends, swapped at each step: static/js/tables.js)
+// counts the moves at the top of its list that the page showed already: only the ones after
+// them are narrated.
 function revealMoves(root) {
   const list = root.querySelector(".play-moves");
   const table = root.id === "play-table" ? root : root.querySelector("#play-table");
@@ -55,14 +58,15 @@ function revealMoves(root) {
   }
   const speed = Number(table.dataset.speed || 0);
   const items = Array.from(list.children);
-  if (!speed || items.length < 2) {
+  const seen = Math.min(Number(table.dataset.seen || 0), items.length);
+  if (!speed || items.length - seen < 2) {
     showClaim(table);
     return;
   }
-  const shows = boardPieces(table, items);
-  items.forEach((item) => { item.hidden = true; });
+  const shows = boardPieces(table, items, seen);
+  items.forEach((item, at) => { item.hidden = at >= seen; });
   table.classList.add("is-narrating");
-  let shown = 0;
+  let shown = seen;
   const reveal = () => {
     items[shown].hidden = false;
     items[shown].classList.add("is-new");
