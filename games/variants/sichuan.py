@@ -22,12 +22,18 @@ from games.core.variant import (
     Hit,
     Option,
     PatternDef,
+    Preset,
     Score,
     ShantenSteps,
     Variant,
     pattern_table,
 )
 
+# 成都 血战: 换三张, 自摸加底, 门清中张, 金钩钓, 海底, 天地胡, cap 4 (SC-H1, SC-H4–H8, SC-5).
+_CHENGDU: dict[str, int | str | bool] = {
+    "exchange_three": True, "self_draw_bonus": "base", "concealed_middle": True,
+    "golden_hook": True, "sea_bottom": True, "heavenly_earthly": True, "cap_fan": 4,
+}
 _SUIT_KINDS = tuple(frozenset(range(suit * 9, suit * 9 + 9)) for suit in range(3))
 
 
@@ -107,6 +113,14 @@ class Sichuan(Variant):
                              "海底: a fan for a win on the wall's last tile or on the discard "
                              "after it (SC-H8)"),
     }
+    # The tables players name (issue 29). SC-H1 exchange_three and SC-H2 blood_flow are the
+    # table's options; a preset spells out every house rule it turns on.
+    PRESETS = {preset.key: preset for preset in (
+        Preset("seed", "种子规则", "the seed's rules", {}),
+        Preset("chengdu", "成都 血战", "Chengdu blood battle", dict(_CHENGDU)),
+        Preset("blood_flow", "血流成河", "blood flowing into a river (as Chengdu, winners "
+               "play on)", {**_CHENGDU, "blood_flow": True}),
+    )}
     PATTERNS = pattern_table(
         PatternDef("SC-5.1", "平胡", "plain win", "fan", 1),
         PatternDef("SC-5.2", "对对胡", "all pungs", "fan", 2),
