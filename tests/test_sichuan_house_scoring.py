@@ -11,12 +11,17 @@ Unless a test says otherwise: seat 1 (not the dealer), void suit s, a win on a d
 
 from __future__ import annotations
 
+import io
+import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
+from games.commands.cli import main
 from games.core import settlement
 from games.core.position import Position, PositionError
 from games.core.variant import Score
@@ -450,3 +455,22 @@ def test_it_lists_the_waits_of_melded_hands_with_house_rules_sc_h(
     if context["self_draw"]:
         context = {**context, "after_kong_discard": False}
     _check_with_context(case, rules, context)
+
+
+# ---------------------------------------------------------------------------
+# docs/engine.md: its `python -m games score` examples print what it says
+
+ENGINE_DOC = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
+COMMAND = re.compile(r"^\$ echo '(.*)' \| python -m games score\n(.*)$", re.M)
+
+
+def test_the_engine_doc_shows_what_score_prints_for_the_house_rules_sc_h() -> None:
+    examples = COMMAND.findall(ENGINE_DOC.read_text(encoding="utf-8"))
+    shown = {rule for _position, printed in examples
+             for rule in re.findall(r'"id": "(SC-H\d)"', printed)}
+    assert {"SC-H4", "SC-H6", "SC-H7", "SC-H8"} <= shown
+    for position, printed in examples:
+        out = io.StringIO()
+        status = main(["score"], stdin=io.StringIO(position), stdout=out)
+        assert json.loads(out.getvalue()) == json.loads(printed), position
+        assert status == (0 if '"win"' in printed else 1)
