@@ -105,4 +105,4 @@ def test_it_words_the_self_draw_base_apart_sc_h4() -> None:
         assert formula_text(formula) == ("2 fan → 2 points + 1 base more for the self-draw "
                                          "(SC-H4) = 3")
     with translation.override("zh-hans"):
-        assert formula_text(formula) == "2 番 → 2 分 + 自摸多付 1 底 (SC-H4) = 3"
+        assert formula_text(formula) == "2 番 → 2 分 + 自摸多付 1 底（SC-H4） = 3"
