@@ -170,13 +170,17 @@ def replay_checking(match: Match) -> Checked:
 def _check_win(table: Table, witness: Witness, event: Event, number: int) -> None:
     """Apply a ``hu``; what the table settled must be what ``score`` says."""
     expected = expected_score(table, witness, event)
-    before = len(table.wins)
+    before, lines_before = len(table.wins), len(table.payments)
     table.apply(event)
     settled = table.wins[before].score
     where = f"hand {number}: {event}"
     assert settled.points == expected.points, where
     assert [h.pattern.id for h in settled.patterns] == [
         h.pattern.id for h in expected.patterns], where
+    if table.variant is Sichuan:  # SC-6.1/6.2: each payer pays the points (SC-H4 included)
+        paid = [line.line.amount for line in table.payments[lines_before:]
+                if line.line.cause == "win" and line.line.payee == event.actor]
+        assert paid and set(paid) == {expected.points}, where
 
 
 def _check_end(table: Table, reason: str, checked: Checked) -> None:
@@ -209,6 +213,31 @@ def test_it_settles_every_bot_win_as_score_says_and_every_chadajiao_as_waits_say
     assert checked.wins >= len(BOT_SEEDS) * BOT_HANDS // 4  # it saw wins, not an empty corpus
     if variant == "sichuan":
         assert checked.exhausted > 0
+
+
+# Every house rule that changes a win's value on (SC-H4–H8), and those that differ from
+# the seed's among the Chengdu table's; each seed's matches show SC-H4, SC-H6 and SC-H8.
+HOUSE_RULES = [
+    {"self_draw_bonus": "base", "concealed_middle": True, "golden_hook": True,
+     "sea_bottom": True, "heavenly_earthly": False, "cap_fan": 6},
+    {k: v for k, v in Sichuan.PRESETS["chengdu"].rules.items() if k in Sichuan.OPTIONS},
+]
+
+
+@pytest.mark.parametrize("rules", HOUSE_RULES)
+def test_it_settles_every_bot_win_as_score_says_with_the_house_rules_sc_h(
+        rules: dict[str, int | str | bool]) -> None:
+    checked = Checked()
+    seen: set[str] = set()
+    for seed in BOT_SEEDS:
+        match = simulate("sichuan", BOT_HANDS, seed, rules=rules)
+        found = replay_checking(match)
+        checked.wins += found.wins
+        checked.exhausted += found.exhausted
+        seen |= {hit.pattern.id for hand in Replayer(match).hands() for win in hand.table.wins
+                 for hit in win.score.patterns}
+    assert checked.wins >= len(BOT_SEEDS) * BOT_HANDS // 4 and checked.exhausted > 0
+    assert {"SC-H4", "SC-H6", "SC-H8"} <= seen
 
 
 def test_it_settles_every_hand_written_win_as_score_says() -> None:

@@ -489,3 +489,19 @@ def test_a_win_in_the_moves_is_told_in_words_not_as_hu(client: Client) -> None:
                 return
             data = act(client, pid, data["step"], rng.choice(data["legal"])).json()
     raise AssertionError("no win shown in ten matches")
+
+
+def test_it_reads_yes_or_no_options_from_the_form_and_json_sc_h() -> None:
+    """The form sends "off" before each checkbox: an option on by default (SC-H5) can be
+    turned off, and only values other than the defaults are recorded."""
+    from django.http import QueryDict
+
+    from replays.play.views import rules_of
+
+    form = QueryDict("sichuan-heavenly_earthly=off&sichuan-golden_hook=off"
+                     "&sichuan-golden_hook=on")
+    assert rules_of("sichuan", form) == {"heavenly_earthly": False, "golden_hook": True}
+    checked = QueryDict("sichuan-heavenly_earthly=off&sichuan-heavenly_earthly=on")
+    assert rules_of("sichuan", checked) == {}
+    assert rules_of("sichuan", {"sea_bottom": True, "concealed_middle": False}) == {
+        "sea_bottom": True}

@@ -90,3 +90,19 @@ def test_it_words_the_lines_in_chinese_without_tile_codes(sichuan: Match,
     assert not TILE_CODE.search(text), text
     for english in ("fan", "points", "base", "Payments", "Formula", "kong"):
         assert english not in text, english
+
+
+def test_it_words_the_self_draw_base_apart_sc_h4() -> None:
+    """自摸加底: the line shows the capped points and the base more, in both languages."""
+    from django.utils import translation
+
+    from games.core.settlement import Formula
+    from replays.matches.settlement_lines import formula_text
+
+    formula = Formula("fan_points_base", (("fan", 2), ("points", 2), ("bonus", 1),
+                                          ("amount", 3)))
+    with translation.override("en"):
+        assert formula_text(formula) == ("2 fan → 2 points + 1 base more for the self-draw "
+                                         "(SC-H4) = 3")
+    with translation.override("zh-hans"):
+        assert formula_text(formula) == "2 番 → 2 分 + 自摸多付 1 底（SC-H4） = 3"

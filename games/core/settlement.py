@@ -141,6 +141,7 @@ _FORMULA_TEXT: dict[str, Callable[[Mapping[str, int]], str]] = {
     "bomb": lambda n: f"{n['amount']}",
     "flowers": lambda n: f"{n['more']} 花 − {n['fewer']} 花 = {n['more'] - n['fewer']}",
     "fan_points": lambda n: f"{n['fan']} 番 → {n['points']} 分",
+    "fan_points_base": lambda n: f"{n['fan']} 番 → {n['points']} 分 + {n['bonus']} 底 = {n['amount']}",
     "kong": lambda n: f"{n['stake']} × {n['base']} 底 = {n['stake'] * n['base']}",
     "cap": lambda n: f"封顶 {n['cap']} 分",
     "ready": lambda n: f"{n['points']} 分",
@@ -921,22 +922,31 @@ def sichuan_exhaustion_payments(
 
 
 def sichuan_win_payments(
-    winner: Seat, fan: int, points: int, *, discarder: Seat | None, still_in: Collection[Seat]
+    winner: Seat, fan: int, points: int, *, discarder: Seat | None, still_in: Collection[Seat],
+    base_bonus: int = 0,
 ) -> list[Payment]:
     """A Sichuan win as lines: the discarder pays (SC-6.1) or every other
-    player still in pays (SC-6.2), ``fan`` → ``points`` each.
+    player still in pays (SC-6.2), ``fan`` → ``points`` each. ``points`` is the
+    score's, ``base_bonus`` included: the base more each payer of a self-draw pays
+    under 自摸加底 (SC-H4), outside the cap, which the line's formula shows apart.
 
     >>> [(p.rule, p.payer, p.formula.text) for p in
     ...  sichuan_win_payments(1, 2, 2, discarder=None, still_in={1, 3})]
     [('SC-6.2', 3, '2 番 → 2 分')]
     >>> deltas_of(sichuan_win_payments(1, 1, 4, discarder=0, still_in={0, 1, 2, 3}))
     [-4, 4, 0, 0]
+    >>> [(p.payer, p.amount, p.formula.text) for p in sichuan_win_payments(
+    ...  1, 4, 9, discarder=None, still_in={1, 3}, base_bonus=1)]
+    [(3, 9, '4 番 → 8 分 + 1 底 = 9')]
     """
     if discarder is None:
         rule, deltas = "SC-6.2", sichuan_self_draw_deltas(winner, points, still_in)
     else:
         rule, deltas = "SC-6.1", sichuan_discard_win_deltas({winner: points}, discarder)
     formula = Formula("fan_points", (("fan", fan), ("points", points)))
+    if base_bonus:
+        formula = Formula("fan_points_base", (("fan", fan), ("points", points - base_bonus),
+                                              ("bonus", base_bonus), ("amount", points)))
     return [Payment(rule, "win", payer, winner, -deltas[payer], formula)
             for payer in SEATS if deltas[payer] < 0]
 

@@ -39,6 +39,21 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Preset:
+    """A named set of rules options players recognise (a region's or a room's way of
+    playing): ``rules`` is the log's ``rules`` object it stands for.
+
+    >>> Preset("seed", "种子规则", "the seed's rules", {}).rules
+    {}
+    """
+
+    key: str
+    chinese: str
+    english: str
+    rules: dict[str, int | str | bool] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class PatternDef:
     """One scoring rule: its id, Chinese and English names, unit and value."""
 
@@ -169,6 +184,8 @@ class Variant:
     HONOURS: ClassVar[frozenset[int]] = frozenset(range(27, 34))
     SHAPE_RULE: ClassVar[str] = "C-3"
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    PRESETS: ClassVar[dict[str, Preset]] = {}
+    """Named sets of rules options, the default first (none: the options alone)."""
     PATTERNS: ClassVar[dict[str, PatternDef]] = {}
 
     # What a hand of the variant looks like in a log (LOG-FORMAT.md) and at the table.

@@ -22,12 +22,18 @@ from games.core.variant import (
     Hit,
     Option,
     PatternDef,
+    Preset,
     Score,
     ShantenSteps,
     Variant,
     pattern_table,
 )
 
+# 成都 血战: 换三张, 自摸加底, 门清中张, 金钩钓, 海底, 天地胡, cap 4 (SC-H1, SC-H4–H8, SC-5).
+_CHENGDU: dict[str, int | str | bool] = {
+    "exchange_three": True, "self_draw_bonus": "base", "concealed_middle": True,
+    "golden_hook": True, "sea_bottom": True, "heavenly_earthly": True, "cap_fan": 4,
+}
 _SUIT_KINDS = tuple(frozenset(range(suit * 9, suit * 9 + 9)) for suit in range(3))
 
 
@@ -91,7 +97,30 @@ class Sichuan(Variant):
                                 "(SC-6.5)"),
         "escape_factor": Option("escape_factor", 1, "X: the correction factor of SC-6.6"),
         "escape_minimum": Option("escape_minimum", 0, "the least a leaver pays (SC-6.6)"),
+        # House rules that change a win's value (SC-H4–H8); the defaults are the seed's.
+        "self_draw_bonus": Option("self_draw_bonus", "fan",
+                                  "what a self-draw adds: a fan, or a base from each payer "
+                                  "(SC-H4)", choices=("fan", "base")),
+        "heavenly_earthly": Option("heavenly_earthly", True,
+                                   "天胡 and 地胡 count (SC-H5)"),
+        "concealed_middle": Option("concealed_middle", False,
+                                   "门清中张: a fan for no pung or open kong, a fan for no 1 "
+                                   "or 9 (SC-H6)"),
+        "golden_hook": Option("golden_hook", False,
+                              "金钩钓: a fan for a win on a single tile beside four melds "
+                              "(SC-H7)"),
+        "sea_bottom": Option("sea_bottom", False,
+                             "海底: a fan for a win on the wall's last tile or on the discard "
+                             "after it (SC-H8)"),
     }
+    # The tables players name (issue 29). SC-H1 exchange_three and SC-H2 blood_flow are the
+    # table's options; a preset spells out every house rule it turns on.
+    PRESETS = {preset.key: preset for preset in (
+        Preset("seed", "种子规则", "the seed's rules", {}),
+        Preset("chengdu", "成都 血战", "Chengdu blood battle", dict(_CHENGDU)),
+        Preset("blood_flow", "血流成河", "blood flowing into a river (as Chengdu, winners "
+               "play on)", {**_CHENGDU, "blood_flow": True}),
+    )}
     PATTERNS = pattern_table(
         PatternDef("SC-5.1", "平胡", "plain win", "fan", 1),
         PatternDef("SC-5.2", "对对胡", "all pungs", "fan", 2),
@@ -113,6 +142,16 @@ class Sichuan(Variant):
         PatternDef("SC-5.16", "杠上花", "win on a kong replacement", "fan", 1),
         PatternDef("SC-5.17", "杠上炮", "win on the discard after a kong", "fan", 1),
         PatternDef("SC-5.18", "抢杠胡", "robbing a kong", "fan", 1),
+        # House rules (SC-H), each counted only when its rules option is on.
+        PatternDef("SC-H4", "自摸加底", "self-draw: a base more", "points", None,
+                   "each payer of the self-draw pays 1 base more"),
+        PatternDef("SC-H6", "门清", "concealed hand", "fan", 1, "no pung, no open kong",
+                   key="concealed"),
+        PatternDef("SC-H6", "中张", "no terminals", "fan", 1, "no 1 or 9",
+                   key="middle"),
+        PatternDef("SC-H7", "金钩钓", "golden hook", "fan", 1),
+        PatternDef("SC-H8", "海底", "sea bottom", "fan", 1,
+                   "海底捞月 on the last tile, 海底炮 on the discard after it"),
     )
 
     @classmethod
@@ -249,8 +288,10 @@ class Sichuan(Variant):
                 bases.append(("SC-5.10" if pure else "SC-5.4", 0))
             if pure:
                 bases.append(("SC-5.3", 0))
-        if position.first_turn and position.own_draw and not position.melds:
-            # SC-5.11/5.12: the dealt hand or the first draw, no pung or kong yet.
+        if (position.first_turn and position.own_draw and not position.melds
+                and position.rule("heavenly_earthly")):
+            # SC-5.11/5.12: the dealt hand or the first draw, no pung or kong yet; a house
+            # rule may leave them out (SC-H5), and the hand scores by its other patterns.
             bases.append(("SC-5.11" if position.is_dealer else "SC-5.12", 0))
         # The highest base pattern; on a tie (清龙七对 6 − 根 vs 清七对 5) the named one.
         rule, root_change = max(bases, key=lambda b: ((p[b[0]].value or 0) + b[1],
@@ -258,21 +299,53 @@ class Sichuan(Variant):
         hits = [Hit(p[rule], p[rule].value or 0)]
         if roots + root_change > 0:
             hits.append(Hit(p["SC-5.14"], roots + root_change, roots + root_change))
+        base = int(position.rule("base"))
+        base_bonus = 0
         if position.own_draw:
-            hits.append(Hit(p["SC-5.15"], 1))
+            if position.rule("self_draw_bonus") == "base":
+                base_bonus = base  # SC-H4 自摸加底: no fan, a base more from each payer
+                hits.append(Hit(p["SC-H4"], base_bonus))
+            else:
+                hits.append(Hit(p["SC-5.15"], 1))
             if position.after_kong:
                 hits.append(Hit(p["SC-5.16"], 1))
         elif position.after_kong_discard:
             hits.append(Hit(p["SC-5.17"], 1))
         if position.robbing_kong:
             hits.append(Hit(p["SC-5.18"], 1))
-        raw = sum(h.value for h in hits)
+        hits.extend(cls._house_fan(position, tiles))
+        raw = sum(h.value for h in hits if h.pattern.unit == "fan")
         cap = int(position.rule("cap_fan"))
         fan = min(raw, cap)
-        points = int(position.rule("base")) * 2 ** (fan - 1)
+        points = base * 2 ** (fan - 1) + base_bonus  # the bonus is outside the cap (SC-H4)
         extra = {"fan_uncapped": raw} if raw > fan else {}
         yield Score(True, points, hits, fan=fan, extra=extra, read_as=(position, reading))
 
+    @classmethod
+    def _house_fan(cls, position: Position, tiles: Sequence[Tile]) -> Iterator[Hit]:
+        """The fan the house rules SC-H6–H8 add, each when its option is on."""
+        p = cls.PATTERNS
+        if position.rule("concealed_middle"):
+            # SC-H6 门清 names only melds: a claimed winning tile makes no meld, so a win
+            # on a discard may be 门清 too; a concealed kong is allowed.
+            if all(m.is_concealed for m in position.melds):
+                yield Hit(p["concealed"], 1)
+            if not any(t.is_terminal for t in tiles):  # 中张: no 1 or 9 (no honours here)
+                yield Hit(p["middle"], 1)
+        if position.rule("golden_hook") and len(position.melds) == 4:
+            # SC-H7 金钩钓: with four melds shown the concealed tiles before the win were
+            # one single tile, which the winning tile pairs.
+            yield Hit(p["SC-H7"], 1)
+        if position.rule("sea_bottom") and position.last_tile and not position.robbing_kong:
+            # SC-H8: 海底捞月 (a self-draw on the last tile) or 海底炮 (the discard after it);
+            # robbing a kong is neither.
+            yield Hit(p["SC-H8"], 1)
+
+
+
+def self_draw_base_bonus(score: Score) -> int:
+    """The base more each payer pays under 自摸加底 (SC-H4), already in ``score.points``."""
+    return sum(hit.value for hit in score.patterns if hit.pattern.id == "SC-H4")
 
 
 def _meld_terminal(meld: Meld) -> bool:
@@ -396,6 +469,7 @@ class SichuanTable(Table):
         return settlement.sichuan_win_payments(
             seat, score.fan or 0, score.points,
             discarder=target, still_in=self.players_in(),
+            base_bonus=self_draw_base_bonus(score),
         )
 
     def after_win(self, seat: int, target: int | None) -> None:

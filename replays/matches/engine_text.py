@@ -23,9 +23,20 @@ CATALOGUE: dict[str, Promise] = {
     "base 1; the dealer's 2nd hand in a row: 3, the 3rd: 4, … (PT-7.1)":
         _("base 1; the dealer's 2nd hand in a row: 3, the 3rd: 4, … (PT-7.1)"),
     "its four is not also a 根": _("its four is not also a 根"),
+    "each payer of the self-draw pays 1 base more":
+        _("each payer of the self-draw pays 1 base more"),
+    "no pung, no open kong": _("no pung, no open kong"),
+    "no 1 or 9": _("no 1 or 9"),
+    "海底捞月 on the last tile, 海底炮 on the discard after it":
+        _("海底捞月 on the last tile, 海底炮 on the discard after it"),
     # options' choices (their values are the engine's names)
     "indicator_next": _("the indicator's next kind (JX-4)"),
     "indicator": _("the indicator's own kind"),
+    "fan": _("自摸加番: a fan more (SC-5.15)"),
+    "base": _("自摸加底: a base more from each payer (SC-H4)"),
+    # a yes-or-no option's default
+    "True": _("on"),
+    "False": _("off"),
     # options
     "底分: the base of every score (JX-10)": _("底分: the base of every score (JX-10)"),
     "service fee F every player pays after a hand (JX-10.6)":
@@ -46,6 +57,15 @@ CATALOGUE: dict[str, Promise] = {
         _("each player's beans at the start, when balances are kept (SC-6.5)"),
     "X: the correction factor of SC-6.6": _("X: the correction factor of SC-6.6"),
     "the least a leaver pays (SC-6.6)": _("the least a leaver pays (SC-6.6)"),
+    "what a self-draw adds: a fan, or a base from each payer (SC-H4)":
+        _("what a self-draw adds: a fan, or a base from each payer (SC-H4)"),
+    "天胡 and 地胡 count (SC-H5)": _("天胡 and 地胡 count (SC-H5)"),
+    "门清中张: a fan for no pung or open kong, a fan for no 1 or 9 (SC-H6)":
+        _("门清中张: a fan for no pung or open kong, a fan for no 1 or 9 (SC-H6)"),
+    "金钩钓: a fan for a win on a single tile beside four melds (SC-H7)":
+        _("金钩钓: a fan for a win on a single tile beside four melds (SC-H7)"),
+    "海底: a fan for a win on the wall's last tile or on the discard after it (SC-H8)":
+        _("海底: a fan for a win on the wall's last tile or on the discard after it (SC-H8)"),
     # refusals the worked examples show
     "JX-5.3: needs 清一色, 混一色, 全老头 or 对对和": _("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和"),
 }

@@ -25,6 +25,11 @@ LABELS: dict[str, Promise] = {
     "min_balance": _("Least balance to start a hand"),
     "escape_factor": _("Leaving correction factor"),
     "escape_minimum": _("Least a leaver pays"),
+    "self_draw_bonus": _("Self-draw bonus (自摸加番 or 自摸加底)"),
+    "heavenly_earthly": _("Heavenly and earthly hands (天胡, 地胡)"),
+    "concealed_middle": _("Concealed and middle (门清中张)"),
+    "golden_hook": _("Golden hook (金钩钓)"),
+    "sea_bottom": _("Sea bottom (海底)"),
 }
 
 

@@ -88,6 +88,9 @@ _WORDING: dict[str, Callable[[Mapping[str, int]], str]] = {
     + f" = {n['more'] - n['fewer']}",
     "fan_points": lambda n: ngettext("%(fan)s fan → %(points)s point",
                                      "%(fan)s fan → %(points)s points", n["points"]) % n,
+    "fan_points_base": lambda n: ngettext("%(fan)s fan → %(points)s point",
+                                          "%(fan)s fan → %(points)s points", n["points"]) % n
+    + " + " + _("%(bonus)s base more for the self-draw (SC-H4)") % n + f" = {n['amount']}",
     "kong": lambda n: _("%(stake)s × %(base)s base") % n + f" = {n['stake'] * n['base']}",
     "cap": lambda n: _("the cap, %(cap)s points") % n,
     "ready": lambda n: ngettext("their best win, %(points)s point",

@@ -83,8 +83,10 @@ def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
     for name, option in services.variant_options(variant).items():
         raw = data.get(f"{variant}-{name}", data.get(name))
         if isinstance(option.default, bool):
-            if raw is not None:
-                rules[name] = raw in ("on", "true", "1", "yes")
+            # The form sends "off" before its checkbox, so an option on by default (SC-H5)
+            # can be turned off; only a value other than the default is recorded.
+            if raw is not None and _checked(raw) != option.default:
+                rules[name] = _checked(raw)
             continue
         if raw is None or str(raw).strip() == "":
             continue
@@ -99,6 +101,11 @@ def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
     return rules
 
 
+def _checked(raw: Any) -> bool:
+    """A yes-or-no option's value from a form ("on", "off") or JSON (true, false)."""
+    return raw is True or str(raw).lower() in ("on", "true", "1", "yes")
+
+
 def _option_fields(data: Any = None) -> list[dict[str, Any]]:
     """Each variant's rules options as the start form shows them."""
     out = []
@@ -107,9 +114,11 @@ def _option_fields(data: Any = None) -> list[dict[str, Any]]:
         for name, option in services.variant_options(variant).items():
             key = f"{variant}-{name}"
             value = data.get(key) if data is not None else None
-            fields.append({"key": key, "name": name, "option": option,
-                           "kind": "bool" if isinstance(option.default, bool)
-                           else "choice" if option.choices else "int",
+            kind = ("bool" if isinstance(option.default, bool)
+                    else "choice" if option.choices else "int")
+            if kind == "bool" and value is not None:
+                value = _checked(value)
+            fields.append({"key": key, "name": name, "option": option, "kind": kind,
                            "value": option.default if value is None else value})
         out.append({"variant": variant, "label": Match.Variant(variant).label,
                     "fields": fields})
