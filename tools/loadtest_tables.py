@@ -213,7 +213,7 @@ class Stats:
 
 
 async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float,
-               rng: random.Random, think: float = 0.0) -> None:
+               rng: random.Random, think: float = 0.0, via_socket: bool = False) -> None:
     try:
         socket = await Socket.open(browser, f"/tables/{pid}/ws")
     except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
@@ -222,6 +222,7 @@ async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float
     arrivals = stats.seen.setdefault((pid, seat), [])
     latest: dict[str, Any] = {}
     changed = asyncio.Event()
+    answered: list[asyncio.Future[dict[str, Any]]] = []
 
     async def listen() -> None:
         while True:
@@ -235,6 +236,8 @@ async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float
                     latest.clear()
                     latest.update(state)
                 changed.set()
+            elif message.get("type") == "answer" and answered and not answered[0].done():
+                answered[0].set_result(message)
 
     listener = asyncio.create_task(listen())
     acted_at = -1
@@ -270,21 +273,33 @@ async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float
                     changed.set()
                     continue
             sent = time.monotonic()
-            response = await browser.request(
-                "POST", f"/tables/{pid}/act",
-                json.dumps({"step": step, "action": action}).encode(), "application/json")
+            if via_socket:
+                answered[:] = [asyncio.get_running_loop().create_future()]
+                await socket.send({"type": "act", "step": step, "action": action})
+                try:
+                    reply = await asyncio.wait_for(answered[0], timeout=30)
+                except TimeoutError:
+                    stats.errors.append(f"no answer over the socket: table {pid} seat {seat}")
+                    continue
+                status, body = reply["status"], reply.get("state") or reply.get("error")
+            else:
+                response = await browser.request(
+                    "POST", f"/tables/{pid}/act",
+                    json.dumps({"step": step, "action": action}).encode(), "application/json")
+                status, body = response.status, (response.json() if response.status in (
+                    200, 409) else response.body[:120])
             took = time.monotonic() - sent
-            if response.status == 200:
-                view = response.json()
+            if status == 200:
+                view = body
                 stats.actions.append((pid, sent, view["step"], took))
                 if view["step"] >= latest.get("step", -1):
                     latest.clear()
                     latest.update(view)
                     changed.set()
-            elif response.status == 409:
+            elif status == 409:
                 stats.stale += 1
             else:
-                stats.errors.append(f"act {response.status}: {response.body[:120]!r}")
+                stats.errors.append(f"act {status}: {body!r}"[:160])
     finally:
         listener.cancel()
         socket.close()
@@ -325,14 +340,14 @@ def summary(values: list[float]) -> dict[str, float]:
 
 
 async def run(ports: list[int], tables: int, seconds: float, hands: int,
-              seed: int, think: float = 0.0) -> dict[str, Any]:
+              seed: int, think: float = 0.0, via_socket: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     seated = [await seat_table(ports, n, hands) for n in range(tables)]
     stats = Stats()
     start = time.monotonic()
     until = start + seconds
     await asyncio.gather(*(play(browser, pid, seat, stats, until, random.Random(rng.random()),
-                                think)
+                                think, via_socket)
                            for pid, browsers in seated for seat, browser in enumerate(browsers)))
     end = time.monotonic()
     updates: list[float] = []
@@ -346,6 +361,7 @@ async def run(ports: list[int], tables: int, seconds: float, hands: int,
             elif sent < end - 5:
                 missed += 1
     return {"tables": tables, "players": 4 * tables, "processes": len(ports), "think_s": think,
+            "answers_by": "socket" if via_socket else "http",
             "seconds": round(end - start, 1), "answers": len(stats.actions),
             "answers_per_second": round(len(stats.actions) / max(end - start, 0.001), 1),
             "update_ms": summary(updates), "act_ms": summary([a[3] for a in stats.actions]),
@@ -391,6 +407,8 @@ def main() -> None:
     parser.add_argument("--broker", default=os.environ.get("LOADTEST_BROKER_URL",
                                                            "redis://127.0.0.1:6379/12"),
                         help="where finished matches' analysis is queued (emptied at the end)")
+    parser.add_argument("--answers", choices=("http", "socket"), default="http",
+                        help="answer by POST …/act (as the page) or by the socket's act message")
     parser.add_argument("--pool", type=int, default=8,
                         help="database connections per ASGI process (DATABASE_POOL_SIZE)")
     args = parser.parse_args()
@@ -415,7 +433,7 @@ def main() -> None:
         for port in ports:
             wait_for(port)
         result = asyncio.run(run(ports, args.tables, args.seconds, args.hands, args.seed,
-                                 args.think))
+                                 args.think, args.answers == "socket"))
         print(json.dumps(result, indent=2), flush=True)
     finally:
         _empty(args.broker)

@@ -5,8 +5,10 @@ comes with the handshake), or for a spectator where the room allows them. On con
 sends the full view and marks the seat connected (the bot gives the seat back); on every
 change of the room it forwards the view the changing process built for its listener (its
 seat, or the spectators) without reading the room again (:mod:`replays.tables.router`);
-``{"type": "heartbeat"}`` is answered and keeps the seat seen; on close the seat is
-marked disconnected, and after ``TABLES_GRACE_SECONDS`` the bot plays it.
+``{"type": "heartbeat"}`` is answered and keeps the seat seen; ``{"type": "act", "step",
+"action"}`` answers the seat's decision as ``POST …/act`` does (the reply is ``{"type":
+"answer", "status", "state" or "error"}``, without an HTTP request per answer); on close the
+seat is marked disconnected, and after ``TABLES_GRACE_SECONDS`` the bot plays it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.http import Http404
 from django.utils import timezone
 
+from games.play.bot_match import IllegalAction, PlayError, StaleStep
 from replays.models.tables import Room, Seat
 from replays.tables import router, services
 
@@ -28,6 +31,7 @@ CLOSE_NO_ROOM = 4404
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     public_id = ""
     seat: int | None = None
+    ticket: str | None = None
     group = ""
 
     async def connect(self) -> None:
@@ -43,6 +47,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await self.close(code=CLOSE_NOT_ALLOWED)
             return
         self.seat = seat
+        self.ticket = ticket if seat is not None else None
         self.group = router.group(self.public_id, seat)
         await self.accept()
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -67,9 +72,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             await database_sync_to_async(services.touch)(self.public_id)
             await self.send_json(await database_sync_to_async(_message)(self.public_id,
                                                                         self.seat))
+        elif isinstance(content, dict) and content.get("type") == "act":
+            await self.send_json(await database_sync_to_async(_answer)(
+                self.public_id, self.ticket, content))
         else:
-            await self.send_json({"type": "error", "message": "send {\"type\": \"heartbeat\"} "
-                                  "or {\"type\": \"state\"}; answers go to POST /tables/<id>/act"})
+            await self.send_json({"type": "error", "message": "send {\"type\": \"heartbeat\"}, "
+                                  "{\"type\": \"state\"} or {\"type\": \"act\", \"step\": N, "
+                                  "\"action\": {…}}"})
 
     async def room_view(self, event: dict[str, Any]) -> None:
         """The room changed: send the view built for this socket's listener."""
@@ -85,6 +94,32 @@ def _who(public_id: str, ticket: str | None) -> tuple[bool, int | None] | None:
     if seat is not None:
         return True, seat.number
     return (not room.started or room.spectators), None
+
+
+def _answer(public_id: str, ticket: str | None, content: dict[str, Any]) -> dict[str, Any]:
+    """An ``act`` message answered as ``POST …/act`` answers: the seat's view (``status``
+    200), or the refusal with its status and rule (409 stale, 400 illegal, 403 no seat)."""
+    reply: dict[str, Any] = {"type": "answer"}
+    if "id" in content:
+        reply["id"] = content["id"]
+    try:
+        _room, view, _seat = services.answer(public_id, ticket, content.get("step"),
+                                             content.get("action"))
+    except StaleStep as stale:
+        return reply | _refusal(409, None, stale.message)
+    except IllegalAction as illegal:
+        return reply | _refusal(400, illegal.rule, illegal.message)
+    except PlayError as bad:
+        return reply | _refusal(400, None, str(bad))
+    except services.TableError as refused:
+        return reply | _refusal(refused.status, None, str(refused))
+    except Http404:
+        return reply | _refusal(404, None, "no such table")
+    return reply | {"status": 200, "state": view}
+
+
+def _refusal(status: int, rule: str | None, message: Any) -> dict[str, Any]:
+    return {"status": status, "error": {"rule": rule, "message": str(message)}}
 
 
 def _seen(public_id: str, seat: int) -> None:

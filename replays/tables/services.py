@@ -81,13 +81,18 @@ def _changed(room: Room, match: RoomMatch | None = None,
         if layer is None:
             return
         try:
-            for group, message in router.messages(public_id, views):
-                async_to_sync(layer.group_send)(group, message)
+            async_to_sync(_send_all)(layer, router.messages(public_id, views))
         except Exception as error:  # noqa: BLE001 - the layer is down: pages still reload
             log.warning("table %s: no push (%s: %s)", public_id, type(error).__name__, error)
 
     transaction.on_commit(committed)
     return views
+
+
+async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
+    """Every listener's message, from one hop to the event loop."""
+    for group, message in messages:
+        await layer.group_send(group, message)
 
 
 @dataclass(frozen=True)
@@ -321,11 +326,13 @@ def seat_read(room: Room, seat: Seat | None,
                       lambda match: build(state_json(room, match, seat, now, seats), match))
 
 
-def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
-    """Write the match (every move so far) and each seat's timer; finish it when over."""
+def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime,
+           answered: Seat | None = None) -> None:
+    """Write the match (every move so far) and each seat's timer (the ``answered`` seat's
+    spent bank with them); finish it when over."""
     room.state = match.to_json()
     room.step = match.step
-    sync_timers(room, match, seats, now)
+    sync_timers(room, match, seats, now, answered)
     if match.over and not room.over:
         finish(room, match, seats)
         room.save()
@@ -333,9 +340,15 @@ def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) ->
         room.save(update_fields=["state", "step", "started", "updated_at"])
 
 
-def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
+TIMER_FIELDS = ["bank_left", "deadline", "decision_step", "decision_started", "last_seen"]
+
+
+def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime,
+                answered: Seat | None = None) -> None:
     """Each human seat's deadline: its open decision's (a new one runs from ``now`` for the
-    time per decision plus what is left of the seat's bank); none without a decision."""
+    time per decision plus what is left of the seat's bank); none without a decision.
+    Written in one statement, with the ``answered`` seat's spent bank."""
+    changed = [answered] if answered is not None else []
     for seat in seats:
         if seat.kind != Seat.Kind.HUMAN:
             continue
@@ -343,37 +356,45 @@ def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetim
         if opened is None:
             if seat.deadline is not None or seat.decision_step is not None:
                 seat.deadline = seat.decision_step = seat.decision_started = None
-                seat.save(update_fields=["deadline", "decision_step", "decision_started"])
+                changed.append(seat)
             continue
         if seat.decision_step == opened and seat.deadline is not None:
             continue
         seat.decision_step = opened
         seat.decision_started = now
         seat.deadline = now + dt.timedelta(seconds=room.decision_seconds + seat.bank_left)
-        seat.save(update_fields=["deadline", "decision_step", "decision_started"])
+        changed.append(seat)
+    if changed:
+        Seat.objects.bulk_update(list({s.pk: s for s in changed}.values()), TIMER_FIELDS)
 
 
 def _spend(room: Room, seat: Seat, now: dt.datetime) -> None:
-    """An answer: what it took past the time per decision comes out of the bank."""
+    """An answer: what it took past the time per decision comes out of the bank (written
+    with the timers, :func:`sync_timers`)."""
     if seat.decision_started is not None:
         used = (now - seat.decision_started).total_seconds() - room.decision_seconds
         if used > 0:
             seat.bank_left = max(0.0, seat.bank_left - used)
     seat.deadline = seat.decision_step = seat.decision_started = None
-    seat.save(update_fields=["bank_left", "deadline", "decision_step", "decision_started",
-                             "last_seen"])
 
 
 def act(request: HttpRequest, public_id: str, step: Any, action: Any,
         now: dt.datetime | None = None) -> tuple[Room, dict[str, Any], Seat]:
-    """Apply the requester's seat's answer under the room's lock and return the room, the
-    seat's view after it and the seat; the engine's ``StaleStep`` / ``IllegalAction``
-    change nothing."""
+    """Apply the requester's seat's answer (``POST …/act``): :func:`answer` with the ticket
+    their session holds."""
+    ticket = request.session.get(SESSION_KEY, {}).get(public_id)
+    return answer(public_id, ticket, step, action, now)
+
+
+def answer(public_id: str, ticket: str | None, step: Any, action: Any,
+           now: dt.datetime | None = None) -> tuple[Room, dict[str, Any], Seat]:
+    """Apply the answer of the seat holding ``ticket`` (a page's POST or its socket's
+    ``act`` message) under the room's lock and return the room, the seat's view after it
+    and the seat; the engine's ``StaleStep`` / ``IllegalAction`` change nothing."""
     now = now or timezone.now()
     with transaction.atomic():
         room = get_room(public_id, lock=True)
         seats = list(room.seats.order_by("number"))
-        ticket = request.session.get(SESSION_KEY, {}).get(room.public_id)
         seat = next((s for s in seats if ticket and s.taken and s.ticket == ticket), None)
         if seat is None:
             raise TableError(_("You have no seat at this table."), 403)
@@ -386,7 +407,7 @@ def act(request: HttpRequest, public_id: str, step: Any, action: Any,
             match.set_autoplay(seat.number, False)
         match.act_for(seat.number, step, action)
         _spend(room, seat, now)
-        _store(room, match, seats, now)
+        _store(room, match, seats, now, answered=seat)
         views = _changed(room, match, seats)
         view = views.get(seat.number) or state_json(room, match, seat, now, seats)
     return room, view, seat
@@ -573,7 +594,7 @@ def lobby() -> Any:
     return Room.objects.filter(private=False, started=False, over=False).order_by("-created_at")
 
 
-__all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen", "act",
+__all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen", "act", "answer",
            "apply_expired", "create", "expire_all", "finish", "group_name", "join", "leave", "lobby",
            "restored", "seat_by_ticket", "seat_of", "seat_read", "seat_view", "start_early", "state_json", "touch",
            "visible", "waiting_json"]
