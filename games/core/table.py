@@ -1235,6 +1235,15 @@ class Table:
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
 
+    def exchange_received(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles the seat received in Sichuan's 换三张 (SC-H1); none elsewhere."""
+        return ()
+
+    def hand_locked(self, seat: int) -> bool:
+        """The seat's discards are decided for it: a Putian ready hand discards what it
+        draws (PT-5.3), a Sichuan winner under 血流成河 too (SC-H2)."""
+        return self.seats[seat].ready
+
     def discard_ok(self, seat: int, tile: Tile) -> bool:
         try:
             self.check_discard(seat, tile)

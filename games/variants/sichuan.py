@@ -416,7 +416,7 @@ class SichuanTable(Table):
         if self.phase is Phase.EXCHANGE:
             raise RuleViolation("SC-H1", Message(
                 "{player} can't name a void suit yet: with 换三张 every player first sets "
-                "aside three tiles ({other} is next)", player=self.name(actor),
+                "aside three tiles (next: {other})", player=self.name(actor),
                 other=self.name(self.next_exchanger)))
         if self.phase is not Phase.DINGQUE:
             raise RuleViolation(
@@ -544,6 +544,12 @@ class SichuanTable(Table):
         self.seats[seat].hand[tile.kind] -= 1
         self.won_tiles[seat].append(tile)
         self.locked[seat] = True
+
+    def hand_locked(self, seat: int) -> bool:
+        return self.locked[seat]
+
+    def exchange_received(self, seat: int) -> tuple[Tile, ...]:
+        return self.received[seat]
 
     def public_tiles(self, seat: int) -> list[Tile]:
         # SC-H2: the winning tiles set aside are in sight of everyone.
