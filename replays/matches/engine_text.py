@@ -46,6 +46,12 @@ CATALOGUE: dict[str, Promise] = {
         _("each player's beans at the start, when balances are kept (SC-6.5)"),
     "X: the correction factor of SC-6.6": _("X: the correction factor of SC-6.6"),
     "the least a leaver pays (SC-6.6)": _("the least a leaver pays (SC-6.6)"),
+    "换三张: three tiles of one suit passed by the dice before 定缺 (SC-H1)":
+        _("换三张: three tiles of one suit passed by the dice before 定缺 (SC-H1)"),
+    "血流成河: winners stay with a locked hand; the hand ends at the wall's end (SC-H2)":
+        _("血流成河: winners stay with a locked hand; the hand ends at the wall's end (SC-H2)"),
+    "呼叫转移: a win on the discard after a kong takes that kong's takings (SC-H3)":
+        _("呼叫转移: a win on the discard after a kong takes that kong's takings (SC-H3)"),
     # refusals the worked examples show
     "JX-5.3: needs 清一色, 混一色, 全老头 or 对对和": _("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和"),
 }
