@@ -25,6 +25,9 @@ LABELS: dict[str, Promise] = {
     "min_balance": _("Least balance to start a hand"),
     "escape_factor": _("Leaving correction factor"),
     "escape_minimum": _("Least a leaver pays"),
+    "exchange_three": _("Exchange three (换三张)"),
+    "blood_flow": _("Blood flow (血流成河)"),
+    "call_transfer": _("Call transfer (呼叫转移)"),
 }
 
 
