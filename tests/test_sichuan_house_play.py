@@ -340,3 +340,17 @@ def test_a_table_with_two_people_plays_every_option_to_the_end() -> None:
     play_scripted(room, lambda match, seat: match.default_action(seat))
     assert room.over
     replay(read_log(write_log(room.log())))
+
+
+def test_a_second_win_is_never_heavenly_or_earthly_sc_h2() -> None:
+    """Ann wins on her dealt 14 (天胡, SC-5.11), stays, and before any discard of hers
+    self-draws the last 5p: 平胡 + 自摸, not 天胡 again."""
+    hand = HandBuilder("sichuan", ["111m234m567p789p55p", "", "", ""], front="1s2s3s5p",
+                       pad="mp")
+    hand.dingques("ssss").hu(0, "5p").draw(1).discard(1).draw(2).discard(2).draw(3).discard(3)
+    hand.draw(0).hu(0)
+    table = table_after(single(hand.end("abandoned"), rules=BLOOD))
+    first, second = table.wins
+    assert "SC-5.11" in [h.pattern.id for h in first.score.patterns]
+    assert [h.pattern.id for h in second.score.patterns] == ["SC-5.1", "SC-5.15"]
+    assert second.deltas == [6, -2, -2, -2]

@@ -516,8 +516,10 @@ class SichuanTable(Table):
         super()._after_claim(actor, discarder, then)
 
     def first_turn(self, seat: int) -> bool:
-        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet.
-        return not self.seats[seat].discarded and not self.any_pung_or_kong
+        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet;
+        # never a second win of the same hand (SC-H2: a winner who has not discarded yet).
+        return (not self.seats[seat].discarded and not self.any_pung_or_kong
+                and not self.locked[seat])
 
     def _legal_turn(self) -> list[Action]:
         actions = super()._legal_turn()
