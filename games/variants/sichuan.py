@@ -437,7 +437,7 @@ class SichuanTable(Table):
             self.turn = self.dealer
 
     def discardable(self, seat: int) -> list[int]:
-        if self.locked[seat] and self.drawn is not None:
+        if self.locked[seat] and self.drawn is not None and self.turn == seat:
             return [self.drawn.kind]  # SC-H2: a locked hand discards what it drew
         hand = self.seats[seat].hand
         void = self.seats[seat].void
@@ -476,7 +476,8 @@ class SichuanTable(Table):
 
     def check_discard(self, seat: int, tile: Tile) -> None:
         drawn = self.drawn
-        if self.locked[seat] and drawn is not None and tile.kind != drawn.kind:
+        if (self.locked[seat] and drawn is not None and self.turn == seat
+                and tile.kind != drawn.kind):
             raise RuleViolation("SC-H2", Message(
                 "{player} can't discard {tile}: after a win their hand is locked (血流成河) "
                 "and they discard the tile they drew, {drawn}", player=self.name(seat),
