@@ -354,3 +354,25 @@ def test_a_second_win_is_never_heavenly_or_earthly_sc_h2() -> None:
     assert "SC-5.11" in [h.pattern.id for h in first.score.patterns]
     assert [h.pattern.id for h in second.score.patterns] == ["SC-5.1", "SC-5.15"]
     assert second.deltas == [6, -2, -2, -2]
+
+
+def test_a_remainder_goes_to_the_first_winner_after_the_discarder_sc_h3() -> None:
+    """Ann pungs Cal's 8m, later adds the drawn 8m to a kong (1 from each of the three,
+    SC-6.3: takings 3), draws 5p from the back and discards it: Ben and Dee win on it.
+    3 ÷ 2: Ben, the first after Ann, gets 2, Dee 1."""
+    hand = HandBuilder("sichuan", ["88m1p9p", SC_WAIT_1, "", DEE_ON_5P],
+                       front="1s8m2s3s4s8m", back="5p", pad="mp")
+    hand.dingques("ssss").discard(0, "9p").draw(1).discard(1).draw(2).discard(2, "8m")
+    hand.peng(0).discard(0, "1p").draw(1).discard(1).draw(2).discard(2).draw(3).discard(3)
+    hand.draw(0).gang(0, "added", "8m").draw(0, back=True).discard(0, "5p").ron(1).ron(3)
+    result = run(single(hand.draw(0).end("abandoned"), rules=TRANSFER))
+    lines = [p for p in result.to_json()["payments"][0] if p["rule"] == "SC-H3"]
+    assert [(p["payer"], p["payee"], p["amount"], p["formula"]["text"]) for p in lines] == [
+        (0, 1, 2, "呼叫转移 3 ÷ 2 → 2"), (0, 3, 1, "呼叫转移 3 ÷ 2 → 1")]
+
+
+def test_validate_refuses_an_exchange_of_two_suits_naming_sc_h1() -> None:
+    doc = single(marked_hand().exchange(0, "11s1m").end("abandoned"), rules=EXCHANGE)
+    code, out = _cli(["validate", "-"], json.dumps(doc))
+    assert code == 1 and out["ok"] is False
+    assert (out["error"]["rule"], out["error"]["hand"], out["error"]["event"]) == ("SC-H1", 1, 1)
