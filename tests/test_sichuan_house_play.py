@@ -376,3 +376,11 @@ def test_validate_refuses_an_exchange_of_two_suits_naming_sc_h1() -> None:
     code, out = _cli(["validate", "-"], json.dumps(doc))
     assert code == 1 and out["ok"] is False
     assert (out["error"]["rule"], out["error"]["hand"], out["error"]["event"]) == ("SC-H1", 1, 1)
+
+
+def test_nobody_leaves_during_the_exchange_sc_h1() -> None:
+    error = rejection(single(marked_hand().exchange(0, "111s").leave(2).end("abandoned"),
+                             rules=EXCHANGE))
+    assert (error.rule, error.event) == ("SC-H1", 2)
+    table = table_after(single(marked_hand().end("abandoned"), rules=EXCHANGE))
+    assert not any(a.event.type == "leave" for a in table.legal_actions(leaving=True))

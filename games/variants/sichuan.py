@@ -404,6 +404,16 @@ class SichuanTable(Table):
             self.received[receiver] = tiles
         self.phase = Phase.DINGQUE
 
+    def _on_leave(self, event: Event) -> None:
+        if self.phase is Phase.EXCHANGE:  # the exchange can't go on without a seat
+            raise RuleViolation("SC-H1", Message(
+                "the three tiles of 换三张 are exchanged first: a leaver's charge "
+                "(SC-6.6) is reckoned after it"))
+        super()._on_leave(event)
+
+    def legal_actions(self, *, leaving: bool = False) -> list[Action]:
+        return super().legal_actions(leaving=leaving and self.phase is not Phase.EXCHANGE)
+
     def _legal_exchange(self) -> list[Action]:
         seat = self.next_exchanger
         return [Action(seat, Event("exchange", seat, tiles=tiles))
