@@ -252,6 +252,21 @@ class HandBuilder:
             self.dingque(seat, suit)
         return self
 
+    def exchange(self, actor: int, three: str) -> HandBuilder:
+        """Sichuan 换三张 (SC-H1): ``actor`` sets aside ``three`` (``"119m"``); after the
+        fourth set the sets move by the dice, as the table moves them."""
+        shown = tiles(three)
+        for tile in shown:
+            self.held[actor][tile] -= 1
+        self.add({"type": "exchange", "actor": actor, "tiles": shown})
+        sets = [e for e in self.events if e["type"] == "exchange"]
+        if len(sets) == 4:
+            step = {1: 1, 2: 3, 0: 2}[sum(self.fields["dice"]) % 3]
+            for event in sets:
+                for tile in event["tiles"]:
+                    self.held[(event["actor"] + step) % 4][tile] += 1
+        return self
+
     def contract(self, actor: int, choice: str) -> HandBuilder:
         return self.add({"type": "contract", "actor": actor, "choice": choice})
 

@@ -44,6 +44,7 @@ class Witness:
     claimed: bool = False  # a chow, pung or exposed kong (JX-7.8)
     pung_or_kong: bool = False  # any pung or kong (SC-5.11/5.12)
     draws: int = 0
+    won: set[int] = field(default_factory=set)  # SC-H2: a second win is never a first turn
 
     def saw(self, event: Event) -> None:
         self.events.append(event)
@@ -55,6 +56,8 @@ class Witness:
             self.claimed = True
         if event.type in ("peng", "gang"):
             self.pung_or_kong = True
+        if event.type == "hu" and event.actor is not None:
+            self.won.add(event.actor)
 
     @property
     def wall_empty(self) -> bool:
@@ -76,7 +79,7 @@ class Witness:
 
     def first_turn(self, seat: int, table: Table) -> bool:
         no_call = not self.pung_or_kong if table.PLAY_ON else not self.claimed
-        return seat not in self.discarded and no_call
+        return seat not in self.discarded and no_call and seat not in self.won
 
 
 def expected_score(table: Table, witness: Witness, event: Event) -> Score:

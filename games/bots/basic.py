@@ -30,6 +30,8 @@ class Bot:
         phase = table.phase
         if phase is Phase.DINGQUE:
             return self._dingque(table, actions)
+        if phase is Phase.EXCHANGE:
+            return exchange_choice(table, actions)
         if phase is Phase.CONTRACT:
             give_up = self.rng.random() < 0.25
             return next(a for a in actions if (a.event.choice == "give_up") == give_up)
@@ -259,3 +261,21 @@ class Bot:
         if best is not None and self.rng.random() < 0.9:
             return best[1]
         return passing
+
+
+def exchange_choice(table: Table, actions: Sequence[Action]) -> Action:
+    """SC-H1 换三张: three tiles of the suit the seat holds fewest of (at least three;
+    the lowest suit on a tie), the three whose loss leaves the rest closest to a win.
+    The bots' shared choice: simple, and it gives away what the hand needs least."""
+    seat = actions[0].seat
+    hand = table.seats[seat].hand
+    held = [sum(hand[s * 9 : s * 9 + 9]) for s in range(3)]
+    suit = min((s for s in range(3) if held[s] >= 3), key=lambda s: (held[s], s))
+    mine = [a for a in actions if a.seat == seat and a.event.tiles[0].kind // 9 == suit]
+
+    def left_needing(action: Action) -> tuple[int, list[int]]:
+        rest = list(hand)
+        for tile in action.event.tiles:
+            rest[tile.kind] -= 1
+        return (min(shapes.needed_two_suits(rest, 4)), [-t.kind for t in action.event.tiles])
+    return min(mine, key=left_needing)

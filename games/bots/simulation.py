@@ -242,6 +242,10 @@ def coverage(matches: Sequence[MatchLog]) -> dict[str, dict[str, int]]:
             winners = len(table.wins)
             if winners >= 2:
                 rules[f"{winners} winners"] += 1
+            # A seat that won again in the same hand (血流成河, SC-H2).
+            again = winners - len({win.seat for win in table.wins})
+            if again:
+                rules["SC-H2 repeated wins"] += again
             rules.update(table.settlement_notes)
     return {"events": dict(sorted(events.items())), "patterns": dict(sorted(patterns.items())),
             "settlement": dict(sorted(rules.items()))}

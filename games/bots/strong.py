@@ -37,6 +37,7 @@ from collections.abc import Sequence
 from games.bots import danger as estimator
 from games.bots import reading
 from games.bots.basic import Bot as BasicBot
+from games.bots.basic import exchange_choice
 from games.bots.plans import INF, Option, Planner, win_chance
 from games.bots.reading import ready_chance, unseen_counts
 from games.core import shapes
@@ -64,6 +65,8 @@ class StrongBot:
         phase = table.phase
         if phase is Phase.DINGQUE:
             return self._void(table, [a for a in actions if a.seat == me])
+        if phase is Phase.EXCHANGE:
+            return exchange_choice(table, actions)
         if phase is Phase.CONTRACT:
             return self._contract(table, actions)
         mine = [a for a in actions if a.seat == me]

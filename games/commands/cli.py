@@ -154,13 +154,57 @@ def _simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     except ValueError as error:
         stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
         return 2
-    match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall, bots=bots)
+    try:
+        rules = _simulate_rules(args)
+    except ValueError as error:
+        stdout.write(json.dumps({"error": str(error)}, ensure_ascii=False) + "\n")
+        return 2
+    match = simulate(args.variant, args.hands, args.seed, wall_seed=args.wall, bots=bots,
+                     rules=rules)
     if args.coverage:
         _write(stdout, {"variant": args.variant, "hands": args.hands, "seed": args.seed,
                         **coverage([match])})
     else:
         stdout.write(dumps(match))
     return 0
+
+
+def _simulate_rules(args: argparse.Namespace) -> dict[str, int | str | bool]:
+    """``--rules JSON`` then each ``--rule NAME=VALUE`` (VALUE read as JSON — ``true``,
+    ``4`` — else as text), checked by the variant: the match's rules options.
+
+    >>> args = argparse.Namespace(variant="sichuan", rules='{"cap_fan": 3}',
+    ...                           rule=["blood_flow=true"])
+    >>> _simulate_rules(args)
+    {'cap_fan': 3, 'blood_flow': True}
+    >>> _simulate_rules(argparse.Namespace(variant="sichuan", rules=None, rule=["nothing"]))
+    Traceback (most recent call last):
+    ...
+    ValueError: --rule nothing: write NAME=VALUE, e.g. --rule blood_flow=true
+    """
+    from games.core.position import PositionError
+    from games.variants.registry import variant_named
+
+    raw: dict[str, Any] = {}
+    if args.rules:
+        try:
+            raw = json.loads(args.rules)
+        except json.JSONDecodeError:
+            raise ValueError(f"--rules must be a JSON object, not {args.rules!r}") from None
+        if not isinstance(raw, dict):
+            raise ValueError(f"--rules must be a JSON object, not {args.rules!r}")
+    for item in args.rule or ():
+        name, equals, text = item.partition("=")
+        if not equals or not name:
+            raise ValueError(f"--rule {item}: write NAME=VALUE, e.g. --rule blood_flow=true")
+        try:
+            raw[name] = json.loads(text)
+        except json.JSONDecodeError:
+            raw[name] = text
+    try:
+        return variant_named(args.variant).check_rules(raw)
+    except PositionError as error:
+        raise ValueError(str(error)) from None
 
 
 def _arena(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -313,6 +357,12 @@ def _parser() -> argparse.ArgumentParser:
     simulate.add_argument("--bots", default="basic",
                           help="the bots' level: one for every seat (strong) or one per seat "
                           "(strong,basic,basic,basic)")
+    simulate.add_argument("--rules", default=None, metavar="JSON",
+                          help="the match's rules options as a JSON object, e.g. "
+                          "'{\"blood_flow\": true}' (LOG-FORMAT's rules)")
+    simulate.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                          help="one rules option (repeatable; VALUE as JSON, else text), "
+                          "e.g. --rule exchange_three=true")
     simulate.set_defaults(run=_simulate)
     duel = commands.add_parser("arena", help="two bot levels on the same walls, every seating "
                                "(JSON on standard output, a table on standard error)")

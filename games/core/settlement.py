@@ -146,6 +146,8 @@ _FORMULA_TEXT: dict[str, Callable[[Mapping[str, int]], str]] = {
     "cap": lambda n: f"封顶 {n['cap']} 分",
     "ready": lambda n: f"{n['points']} 分",
     "refund": lambda n: f"退 {n['amount']}",
+    "transfer": lambda n: (f"呼叫转移 {n['takings']}" if n["winners"] == 1 else
+                           f"呼叫转移 {n['takings']} ÷ {n['winners']} → {n['amount']}"),
     "leave": _leave_text,
     "charge": _charge_text,
     "fee": lambda n: f"{n['fee']}" + ("" if n["fee"] == n["amount"] else f" → {n['amount']}"),
@@ -967,6 +969,35 @@ def sichuan_kong_payments(
                 Formula("kong", (("stake", -deltas[payer]), ("base", base))))
         for payer in SEATS if deltas[payer] < 0
     ]
+
+
+def sichuan_transfer_payments(discarder: Seat, winners: Sequence[Seat],
+                              takings: int) -> list[Payment]:
+    """呼叫转移 as lines (SC-H3): the ``takings`` the discarder received for the kong
+    before the discard pass to the ``winners`` on it (in playing order after the
+    discarder), shared equally; a remainder goes to the first of them.
+
+    >>> [(p.rule, p.payer, p.payee, p.amount, p.formula.text)
+    ...  for p in sichuan_transfer_payments(0, [1, 3], 3)]
+    [('SC-H3', 0, 1, 2, '呼叫转移 3 ÷ 2 → 2'), ('SC-H3', 0, 3, 1, '呼叫转移 3 ÷ 2 → 1')]
+    >>> deltas_of(sichuan_transfer_payments(2, [3], 6))
+    [0, 0, -6, 6]
+    """
+    _check_seat(discarder, "SC-H3", "discarder")
+    if not winners:
+        raise SettlementError("SC-H3", "a call transfer needs at least one winner")
+    share, remainder = divmod(takings, len(winners))
+    lines = []
+    for index, winner in enumerate(winners):
+        _check_seat(winner, "SC-H3", "winner")
+        if winner == discarder:
+            raise SettlementError("SC-H3", f"seat {winner} can't win on their own discard")
+        amount = share + (remainder if index == 0 else 0)
+        if amount:
+            lines.append(Payment("SC-H3", "call_transfer", discarder, winner, amount, Formula(
+                "transfer", (("takings", takings), ("winners", len(winners)),
+                             ("amount", amount)))))
+    return lines
 
 
 def _sichuan_flower_pigs(

@@ -40,6 +40,7 @@ class RuleViolation(Templated, ValueError):
 
 
 class Phase(enum.Enum):
+    EXCHANGE = "exchange"  # Sichuan 换三张: three tiles still to be set aside (SC-H1)
     DINGQUE = "dingque"  # Sichuan: void suits still to be named (SC-2)
     FLOWERS = "flowers"  # Putian: the opening replacement passes (PT-3.1)
     TURN = "turn"  # the player to act holds one tile too many
@@ -492,6 +493,8 @@ class Table:
             return "SC-3.2"  # once someone has won, it says whose turn comes next
         if self.phase is Phase.DINGQUE:
             return "SC-2"
+        if self.phase is Phase.EXCHANGE:
+            return "SC-H1"
         if self.phase is Phase.FLOWERS:
             return "PT-3.1"
         if self.phase is Phase.CONTRACT:
@@ -518,6 +521,8 @@ class Table:
                            player=self.name(self.contract_queue[0]))
         if self.phase is Phase.DINGQUE:
             return Message("every player must first name a void suit")
+        if self.phase is Phase.EXCHANGE:
+            return Message("every player must first set aside three tiles of one suit (换三张)")
         if self.phase is Phase.FLOWERS:
             return Message("the opening white replacements are under way")
         return Message("the hand is over")
@@ -1050,8 +1055,13 @@ class Table:
                 self.kong_discard = after_kong
         deltas = self.settle(self.win_payments(seat, target, how, score))
         self.wins.append(Win(seat, tile, target, how, score, deltas, self.scored_position))
-        self.seats[seat].won = True
+        self.mark_winner(seat, tile)
         self.after_win(seat, target)
+
+    def mark_winner(self, seat: int, tile: Tile) -> None:
+        """The winner leaves the play (SC-3.2) or the hand ends; Sichuan's 血流成河 keeps
+        the winner in with a locked hand (SC-H2)."""
+        self.seats[seat].won = True
 
     def win_payments(
         self, seat: int, target: int | None, how: str | None, score: Score
@@ -1224,6 +1234,15 @@ class Table:
 
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
+
+    def exchange_received(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles the seat received in Sichuan's 换三张 (SC-H1); none elsewhere."""
+        return ()
+
+    def hand_locked(self, seat: int) -> bool:
+        """The seat's discards are decided for it: a Putian ready hand discards what it
+        draws (PT-5.3), a Sichuan winner under 血流成河 too (SC-H2)."""
+        return self.seats[seat].ready
 
     def discard_ok(self, seat: int, tile: Tile) -> bool:
         try:
@@ -1424,6 +1443,9 @@ class Table:
         return [Action(seat, Event("contract", seat, choice=c)) for c in ("persist", "give_up")]
 
     def _legal_dingque(self) -> list[Action]:
+        return []
+
+    def _legal_exchange(self) -> list[Action]:
         return []
 
     def _legal_flowers(self) -> list[Action]:

@@ -305,6 +305,8 @@ class PlayMatch:
         if self.pending.kind == "dingque":
             return IllegalAction("SC-2", Message("name your void suit first: a leaver's charge "
                                                  "(SC-6.6) is reckoned from it"))
+        if self._live.phase is Phase.EXCHANGE:
+            return IllegalAction("SC-H1", _EXCHANGE_FIRST)
         return None
 
     def leave_cost(self) -> dict[str, Any]:
@@ -471,9 +473,9 @@ class PlayMatch:
                 return Pending("dingque", tuple(mine))
             seat = actions[0].seat
             return [self._bot_choice(table, [a for a in actions if a.seat == seat]).event]
-        if phase is Phase.CONTRACT:
+        if phase in (Phase.CONTRACT, Phase.EXCHANGE):  # one seat at a time (JX-9, SC-H1)
             if actions[0].seat == self.seat:
-                return Pending("contract", tuple(a.event for a in actions))
+                return Pending(phase.value, tuple(a.event for a in actions))
             return [self._bot_choice(table, actions).event]
         return self._turn(table, actions)
 
@@ -483,8 +485,8 @@ class PlayMatch:
             return self._rob_gold_round(table, actions, self._bot_choice(table, own))
         options = [a.event for a in own]  # PT-5.3's limits are the table's own
         if len(options) == 1 and options[0].type in ("flower", "discard") and (
-                options[0].type == "flower" or table.seats[self.seat].ready):
-            return list(options)  # PT-3.2 whites at once; PT-5.3 a ready hand's draw
+                options[0].type == "flower" or table.hand_locked(self.seat)):
+            return list(options)  # PT-3.2 whites at once; PT-5.3, SC-H2 a locked hand's draw
         return Pending("turn", tuple(options))
 
     def _rob_gold_round(self, table: Table, actions: list[Action], choice: Action,
@@ -783,9 +785,12 @@ def play_randomly(match: PlayMatch, rng: random.Random, limit: int = 100_000) ->
 # -- JSON shapes ----------------------------------------------------------------------
 
 
-_CHOSEN_TYPES = ("discard", "chi", "peng", "gang", "hu", "ready", "dingque", "contract")
+_CHOSEN_TYPES = ("discard", "chi", "peng", "gang", "hu", "ready", "dingque", "contract",
+                 "exchange")
 _RULE_OF_KIND = {"turn": "C-2", "claim": "C-2", "rob_kong": "JX-8", "rob_gold": "PT-5.5",
-                 "dingque": "SC-2", "contract": "JX-9"}
+                 "dingque": "SC-2", "contract": "JX-9", "exchange": "SC-H1"}
+_EXCHANGE_FIRST = Message("the three tiles of 换三张 are exchanged first: a leaver's charge "
+                          "(SC-6.6) is reckoned after it")
 
 
 def _checked_start(variant: Any, seed: Any, seat: Any, hands: Any, rules: Any,
@@ -840,6 +845,8 @@ def _seen_event(event: Event, seat: int, table: Table) -> dict[str, Any]:
         event.type == "draw" or (event.type == "gang" and event.kind == "concealed"))
     if hidden:
         out.pop("tile", None)
+    if event.type == "exchange" and event.actor != seat:
+        out.pop("tiles", None)  # SC-H1: the three tiles set aside are face down
     if event.type == "hu" and event.actor is not None:
         out["hand"] = [str(t) for t in table.seats[event.actor].tiles()]
     if event.type == "end":
@@ -887,9 +894,15 @@ def _own_view(table: Table, seat: int) -> dict[str, Any]:
     drawn = table.drawn if table.turn == seat and table.phase is Phase.TURN else None
     if drawn is not None and drawn in tiles:
         tiles.remove(drawn)
-    return {"hand": [str(t) for t in tiles], "drawn": str(drawn) if drawn else None,
-            "melds": [_meld_json(m, True) for m in state.melds],
-            "flowers": state.flowers, "void": _void(state.void), "ready": state.ready}
+    out = {"hand": [str(t) for t in tiles], "drawn": str(drawn) if drawn else None,
+           "melds": [_meld_json(m, True) for m in state.melds],
+           "flowers": state.flowers, "void": _void(state.void), "ready": state.ready}
+    received = table.exchange_received(seat)
+    if received:  # SC-H1: the three tiles passed to this seat
+        out["received"] = [str(t) for t in received]
+    if table.hand_locked(seat) and not state.ready:  # SC-H2: a winner's locked hand
+        out["locked"] = True
+    return out
 
 
 def _seat_view(table: Table, seat: int, viewer: int, revealed: bool, name: str,

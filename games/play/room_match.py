@@ -49,6 +49,7 @@ from games.bots.claims import (
 from games.core.messages import Message
 from games.core.table import Action, Phase, RuleViolation, Table
 from games.play.bot_match import (
+    _EXCHANGE_FIRST,
     DEFAULT_LEVEL,
     IllegalAction,
     Pending,
@@ -312,6 +313,8 @@ class RoomMatch(PlayMatch):
         if table.phase is Phase.DINGQUE and table.seats[seat].void is None:
             return IllegalAction("SC-2", Message("name your void suit first: a leaver's charge "
                                                  "(SC-6.6) is reckoned from it"))
+        if table.phase is Phase.EXCHANGE:
+            return IllegalAction("SC-H1", _EXCHANGE_FIRST)
         if table.seats[seat].left:
             return IllegalAction("C-2", Message("{player} has left already",
                                                 player=self.players[seat]))
@@ -548,12 +551,12 @@ class RoomMatch(PlayMatch):
                     events.append(self._bot_choice(table, theirs).event)
             self.answers = {}
             return events
-        if phase is Phase.CONTRACT:
+        if phase in (Phase.CONTRACT, Phase.EXCHANGE):  # one seat at a time (JX-9, SC-H1)
             seat = actions[0].seat
             if seat in self.answers:
                 return [self.answers.pop(seat)]
             if self.asked(seat):
-                return {seat: Pending("contract", tuple(a.event for a in actions))}
+                return {seat: Pending(phase.value, tuple(a.event for a in actions))}
             return [self._bot_choice(table, actions).event]
         own = [a for a in actions if a.seat == table.turn]
         if table.turn in self.answers:
@@ -562,7 +565,7 @@ class RoomMatch(PlayMatch):
             return self._rob_round(table, actions, self._bot_choice(table, own))
         choices = [a.event for a in own]  # PT-3.2 whites at once; PT-5.3 a ready hand's draw
         if len(choices) == 1 and choices[0].type in ("flower", "discard") and (
-                choices[0].type == "flower" or table.seats[table.turn].ready):
+                choices[0].type == "flower" or table.hand_locked(table.turn)):
             return self._rob_round(table, actions, own[0])
         return {table.turn: Pending("turn", tuple(choices))}
 

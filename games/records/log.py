@@ -90,7 +90,7 @@ MAX_DELTA = 10**12
 """The largest amount (either sign) in ``end.deltas``."""
 
 EVENT_TYPES = ("draw", "discard", "chi", "peng", "gang", "hu", "flower", "dingque", "ready",
-               "contract", "leave", "end")
+               "contract", "leave", "end", "exchange")
 HU_HOWS = ("robbing_kong", "rob_gold", "bomb")
 SOURCES = ("front", "back")
 CHOICES = ("persist", "give_up")
@@ -718,6 +718,7 @@ _EVENT_FIELDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "contract": (("actor", "choice"), ()),
     "leave": (("actor",), ()),
     "end": (("reason",), ("deltas",)),
+    "exchange": (("actor", "tiles"), ()),
 }
 _EVENT_NAMES = {"chi": "chi (chow)", "peng": "peng (pung)", "dingque": "dingque (void suit)"}
 
@@ -788,8 +789,8 @@ def _read_event(raw: Any, variant: type[Variant]) -> Event:
     for key in required:
         if key not in raw:
             raise LogError(Message("{type} needs the field {field}", type=kind, field=key))
-    values = {_FIELD_NAMES.get(key, key): _READERS[key](raw[key], variant)
-              for key in (*required, *optional) if key in raw}
+    values = {_FIELD_NAMES.get(key, key): _EVENT_READERS.get((kind, key), _READERS[key])(
+        raw[key], variant) for key in (*required, *optional) if key in raw}
     event = Event(kind, source_written="from" in raw, **values)
     _check_event(event, variant)
     return event
@@ -861,6 +862,14 @@ def _read_tiles(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
     return tuple(_tile("chi tiles", t, variant) for t in value)
 
 
+def _read_exchange_tiles(value: Any, variant: type[Variant]) -> tuple[Tile, ...]:
+    if not isinstance(value, list) or len(value) != 3:
+        raise LogError(Message("exchange tiles must be the three tiles set aside, like "
+                               "[\"2m\", \"5m\", \"9m\"], not {value}", value=show(value)),
+                       rule="SC-H1")
+    return tuple(_tile("exchange tiles", t, variant) for t in value)
+
+
 def _read_deltas(value: Any, variant: type[Variant]) -> tuple[int, ...]:
     if not isinstance(value, list) or len(value) != 4 or any(type(d) is not int for d in value):
         raise LogError(Message("end deltas must be four integers, one per seat, not {value}",
@@ -891,6 +900,10 @@ _READERS: dict[str, Callable[[Any, type[Variant]], Any]] = {
     "choice": _choice("choice", CHOICES, "JX-9"),
     "reason": _choice("reason", REASONS),
     "deltas": _read_deltas,
+}
+# Fields read differently by one event type: an exchange's three tiles (SC-H1).
+_EVENT_READERS: dict[tuple[str, str], Callable[[Any, type[Variant]], Any]] = {
+    ("exchange", "tiles"): _read_exchange_tiles,
 }
 
 

@@ -66,7 +66,7 @@ class Jiaxing(Variant):
                    "wall", "events")
     REQUIRED_FIELDS = {**Variant.REQUIRED_FIELDS, "wildcards": "JX-4", "round_wind": "JX-3"}
     OWN_FIELDS = {"round_wind": "JX-3", "indicator": "JX-4", "bank": "JX-7.11"}
-    MISSING_EVENTS = {"flower": "PT-3", "ready": "PT-5.3", "dingque": "SC-2"}
+    MISSING_EVENTS = {"flower": "PT-3", "ready": "PT-5.3", "dingque": "SC-2", "exchange": "SC-H1"}
     MISSING_WINS = {"rob_gold": "PT-5.5", "bomb": "PT-5.6"}
     DISCARD_WINS = False
     DISCARD_WIN_RULE = "JX-5.1"

@@ -41,7 +41,7 @@ class Putian(Variant):
     HAND_FIELDS = ("dealer", "dice", "wildcards", "dealer_streak", "deal", "wall", "events")
     REQUIRED_FIELDS = {**Variant.REQUIRED_FIELDS, "wildcards": "PT-2"}
     OWN_FIELDS = {"dealer_streak": "PT-7.1"}
-    MISSING_EVENTS = {"chi": "PT-4", "peng": "PT-4", "dingque": "SC-2", "contract": "JX-9"}
+    MISSING_EVENTS = {"chi": "PT-4", "peng": "PT-4", "dingque": "SC-2", "contract": "JX-9", "exchange": "SC-H1"}
     MISSING_WINS = {"robbing_kong": "PT-4"}
     KONG_KINDS = ("concealed",)
     KONG_RULE = "PT-4"

@@ -9,7 +9,9 @@ void suits, kongs paid at once, leaving, settlement); the shared core is
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator, Sequence
+from itertools import combinations_with_replacement
 
 from games.core import settlement, shapes
 from games.core.events import Event
@@ -112,6 +114,15 @@ class Sichuan(Variant):
         "sea_bottom": Option("sea_bottom", False,
                              "海底: a fan for a win on the wall's last tile or on the discard "
                              "after it (SC-H8)"),
+        "exchange_three": Option("exchange_three", False,
+                                 "换三张: three tiles of one suit passed by the dice before "
+                                 "定缺 (SC-H1)"),
+        "blood_flow": Option("blood_flow", False,
+                             "血流成河: winners stay with a locked hand; the hand ends at the "
+                             "wall's end (SC-H2)"),
+        "call_transfer": Option("call_transfer", False,
+                                "呼叫转移: a win on the discard after a kong takes that kong's "
+                                "takings (SC-H3)"),
     }
     # The tables players name (issue 29). SC-H1 exchange_three and SC-H2 blood_flow are the
     # table's options; a preset spells out every house rule it turns on.
@@ -352,6 +363,38 @@ def _meld_terminal(meld: Meld) -> bool:
     return any(t.is_terminal for t in meld.tiles)
 
 
+def exchange_choices(hand: Sequence[int]) -> list[tuple[Tile, ...]]:
+    """Every set of three tiles of one suit a hand (counts by kind) can set aside (SC-H1),
+    each once, in tile order.
+
+    >>> from games.core.tiles import parse_tiles
+    >>> [" ".join(map(str, c)) for c in exchange_choices(counts_of(parse_tiles("1m1m2m5p")))]
+    ['1m 1m 2m']
+    >>> len(exchange_choices(counts_of(parse_tiles("123456789m1234p"))))
+    88
+    """
+    choices: list[tuple[Tile, ...]] = []
+    for suit in range(3):
+        kinds = [k for k in range(suit * 9, suit * 9 + 9) if hand[k]]
+        for three in combinations_with_replacement(kinds, 3):
+            if all(hand[k] >= n for k, n in Counter(three).items()):
+                choices.append(tuple(TILES[k] for k in three))
+    return choices
+
+
+def exchange_step(dice: tuple[int, int] | None) -> int:
+    """How many seats on the three tiles move (SC-H1): with the dice sum s, to the next
+    player if s mod 3 = 1, the previous one (three seats on) if 2, across if 0.
+
+    >>> exchange_step((3, 4)), exchange_step((2, 6)), exchange_step((1, 2))
+    (1, 3, 2)
+    """
+    if dice is None:
+        raise RuleViolation("SC-H1", Message("the hand's dice decide where the three tiles go "
+                                             "(换三张), and this hand has none"))
+    return {1: 1, 2: 3, 0: 2}[sum(dice) % 3]
+
+
 class SichuanTable(Table):
     """SC-1–SC-6."""
 
@@ -366,12 +409,98 @@ class SichuanTable(Table):
 
     def __init__(self, setup: HandSetup) -> None:
         super().__init__(setup)
-        self.phase = Phase.DINGQUE
+        rules = setup.rules
+        self.exchanging = bool(rules.get("exchange_three", False))  # SC-H1
+        self.blood_flow = bool(rules.get("blood_flow", False))  # SC-H2
+        self.call_transfer = bool(rules.get("call_transfer", False))  # SC-H3
+        self.phase = Phase.EXCHANGE if self.exchanging else Phase.DINGQUE
         self.any_pung_or_kong = False
         self.kong_payments: list[tuple[int, int, int]] = []  # (payer, receiver, amount)
+        # SC-H1: the sets of three in the order they were set aside (from the dealer), and
+        # what each seat received once all four had.
+        self.exchanged: list[tuple[Tile, ...]] = []
+        self.received: list[tuple[Tile, ...]] = [(), (), (), ()]
+        # SC-H2: seats whose hand is locked after a win, and each seat's winning tiles,
+        # set aside (they count for nothing later, but everyone has seen them).
+        self.locked = [False, False, False, False]
+        self.won_tiles: list[list[Tile]] = [[], [], [], []]
+        # SC-H3: the last kong (its maker and what each payer paid for it), and the
+        # winners on the discard right after its replacement, paid when the discard passes.
+        self.last_kong: tuple[int, list[tuple[int, int]]] | None = None
+        self.transfer_winners: list[int] = []
+
+    # -- SC-H1 换三张 ----------------------------------------------------------------
+
+    @property
+    def next_exchanger(self) -> int:
+        """The seat that sets aside its three tiles next: from the dealer in playing order."""
+        return (self.dealer + len(self.exchanged)) % 4
+
+    def _on_exchange(self, event: Event) -> None:
+        actor = self._actor(event)
+        if not self.exchanging:
+            raise RuleViolation("SC-H1", Message(
+                "{player} can't exchange tiles: this table doesn't play 换三张 (the rules "
+                "option exchange_three is off)", player=self.name(actor)))
+        if self.phase is not Phase.EXCHANGE:
+            raise RuleViolation("SC-H1", Message(
+                "{player} can't exchange tiles now: each player sets aside three tiles "
+                "once, right after the deal and before 定缺", player=self.name(actor)))
+        if actor != self.next_exchanger:
+            raise RuleViolation("SC-H1", Message(
+                "{player} can't set aside tiles yet: {other} is next (from the dealer in "
+                "playing order)", player=self.name(actor), other=self.name(self.next_exchanger)))
+        tiles = tuple(event.tiles)
+        if len(tiles) != 3 or len({t.kind // 9 for t in tiles}) != 1:
+            raise RuleViolation("SC-H1", Message(
+                "{player} can't set aside {tiles}: the three tiles must all be of one suit",
+                player=self.name(actor), tiles=tiles))
+        hand = self.seats[actor].hand
+        for kind, n in Counter(t.kind for t in tiles).items():
+            if hand[kind] < n:
+                raise RuleViolation("SC-H1", Message(
+                    "{player} can't set aside {tiles}: they hold {n} of {tile}",
+                    player=self.name(actor), tiles=tiles, n=hand[kind], tile=TILES[kind]))
+        for tile in tiles:
+            hand[tile.kind] -= 1
+        self.exchanged.append(tiles)
+        if len(self.exchanged) == 4:
+            self._pass_the_sets()
+
+    def _pass_the_sets(self) -> None:
+        """SC-H1: the four sets move at once, by the dice; then 定缺 (SC-2)."""
+        step = exchange_step(self.setup.dice)
+        for offset, tiles in enumerate(self.exchanged):
+            receiver = (self.dealer + offset + step) % 4
+            for tile in tiles:
+                self.seats[receiver].hand[tile.kind] += 1
+            self.received[receiver] = tiles
+        self.phase = Phase.DINGQUE
+
+    def _on_leave(self, event: Event) -> None:
+        if self.phase is Phase.EXCHANGE:  # the exchange can't go on without a seat
+            raise RuleViolation("SC-H1", Message(
+                "the three tiles of 换三张 are exchanged first: a leaver's charge "
+                "(SC-6.6) is reckoned after it"))
+        super()._on_leave(event)
+
+    def legal_actions(self, *, leaving: bool = False) -> list[Action]:
+        return super().legal_actions(leaving=leaving and self.phase is not Phase.EXCHANGE)
+
+    def _legal_exchange(self) -> list[Action]:
+        seat = self.next_exchanger
+        return [Action(seat, Event("exchange", seat, tiles=tiles))
+                for tiles in exchange_choices(self.seats[seat].hand)]
+
+    # -- SC-2 定缺 -------------------------------------------------------------------
 
     def _on_dingque(self, event: Event) -> None:
         actor = self._actor(event)
+        if self.phase is Phase.EXCHANGE:
+            raise RuleViolation("SC-H1", Message(
+                "{player} can't name a void suit yet: with 换三张 every player first sets "
+                "aside three tiles (next: {other})", player=self.name(actor),
+                other=self.name(self.next_exchanger)))
         if self.phase is not Phase.DINGQUE:
             raise RuleViolation(
                 "SC-2",
@@ -391,6 +520,8 @@ class SichuanTable(Table):
             self.turn = self.dealer
 
     def discardable(self, seat: int) -> list[int]:
+        if self.locked[seat] and self.drawn is not None and self.turn == seat:
+            return [self.drawn.kind]  # SC-H2: a locked hand discards what it drew
         hand = self.seats[seat].hand
         void = self.seats[seat].void
         if void is not None and any(hand[void * 9 : void * 9 + 9]):  # SC-2: void first
@@ -427,6 +558,13 @@ class SichuanTable(Table):
         return _SUIT_KINDS[void]
 
     def check_discard(self, seat: int, tile: Tile) -> None:
+        drawn = self.drawn
+        if (self.locked[seat] and drawn is not None and self.turn == seat
+                and tile.kind != drawn.kind):
+            raise RuleViolation("SC-H2", Message(
+                "{player} can't discard {tile}: after a win their hand is locked (血流成河) "
+                "and they discard the tile they drew, {drawn}", player=self.name(seat),
+                tile=tile, drawn=drawn))
         void = self.seats[seat].void
         if void is None or tile.kind // 9 == void:
             return
@@ -438,7 +576,18 @@ class SichuanTable(Table):
                         suit="mps"[void]),
             )
 
+    def check_claimer(self, seat: int, what: str) -> None:
+        super().check_claimer(seat, what)
+        if self.locked[seat]:
+            raise RuleViolation("SC-H2", Message(
+                "{player} can't {what}: after a win their hand is locked (血流成河) and "
+                "claims nothing but wins", player=self.name(seat), what=what))
+
     def check_meld_tile(self, seat: int, tile: Tile, what: str) -> None:
+        if self.locked[seat]:
+            raise RuleViolation("SC-H2", Message(
+                "{player} can't {what} {tile}: after a win their hand is locked (血流成河) "
+                "and makes no kong", player=self.name(seat), what=what, tile=tile))
         void = self.seats[seat].void
         if not (void is None or tile.kind // 9 != void):
             raise RuleViolation(
@@ -451,8 +600,16 @@ class SichuanTable(Table):
         super()._after_claim(actor, discarder, then)
 
     def first_turn(self, seat: int) -> bool:
-        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet.
-        return not self.seats[seat].discarded and not self.any_pung_or_kong
+        # SC-5.11/5.12: before any discard of the seat, and no pung or kong by anyone yet;
+        # never a second win of the same hand (SC-H2: a winner who has not discarded yet).
+        return (not self.seats[seat].discarded and not self.any_pung_or_kong
+                and not self.locked[seat])
+
+    def _legal_turn(self) -> list[Action]:
+        actions = super()._legal_turn()
+        if self.locked[self.turn]:  # SC-H2: a locked hand makes no kong
+            return [a for a in actions if a.event.type != "gang"]
+        return actions
 
     def on_kong(self, seat: int, kind: str, feeder: int | None) -> None:
         self.any_pung_or_kong = True
@@ -460,8 +617,47 @@ class SichuanTable(Table):
             seat, kind, still_in=self.players_in() or [seat], feeder=feeder,
             base=self.rule("base"),
         )
-        self.seats[seat].kong_income.extend((line.payer, line.amount) for line in lines)
+        income = [(line.payer, line.amount) for line in lines]
+        self.seats[seat].kong_income.extend(income)
+        self.last_kong = (seat, income)
         self.settle(lines)
+
+    def mark_winner(self, seat: int, tile: Tile) -> None:
+        if not self.blood_flow:
+            super().mark_winner(seat, tile)
+            return
+        # SC-H2: the winner stays; the winning tile is set aside, the 13 tiles are locked.
+        self.seats[seat].hand[tile.kind] -= 1
+        self.won_tiles[seat].append(tile)
+        self.locked[seat] = True
+
+    def hand_locked(self, seat: int) -> bool:
+        return self.locked[seat]
+
+    def exchange_received(self, seat: int) -> tuple[Tile, ...]:
+        return self.received[seat]
+
+    def public_tiles(self, seat: int) -> list[Tile]:
+        # SC-H2: the winning tiles set aside are in sight of everyone.
+        return [*super().public_tiles(seat), *(t for tiles in self.won_tiles for t in tiles)]
+
+    def _settle_transfer(self) -> None:
+        """SC-H3 呼叫转移: the winners on the discard after a kong take what its maker
+        received for that kong, shared equally (a remainder to the first winner after
+        the discarder). The kong's maker gives back nothing of it later (SC-6.4c)."""
+        winners, self.transfer_winners = self.transfer_winners, []
+        if not winners or self.last_kong is None:
+            return
+        konger, income = self.last_kong
+        self.last_kong = None
+        for entry in income:
+            self.seats[konger].kong_income.remove(entry)
+        lines = settlement.sichuan_transfer_payments(
+            konger, sorted(winners, key=lambda s: (s - konger) % 4),
+            sum(amount for _, amount in income))
+        if lines:
+            self.settle(lines)
+            self.settlement_notes.append("SC-H3 呼叫转移")
 
     def win_payments(
         self, seat: int, target: int | None, how: str | None, score: Score
@@ -473,11 +669,17 @@ class SichuanTable(Table):
         )
 
     def after_win(self, seat: int, target: int | None) -> None:
+        if (self.call_transfer and target is not None and self.kong_discard
+                and self.wins[-1].how is None and self.last_kong is not None
+                and self.last_kong[0] == target):
+            self.transfer_winners.append(seat)  # SC-H3, paid once every winner is known
         # SC-3.2: three have won; or, with a player who left (SC-6.6), fewer than two are
-        # still in, so nobody is left to pay another win.
+        # still in, so nobody is left to pay another win. Under 血流成河 (SC-H2) no winner
+        # leaves: only the wall's end ends the hand.
         if sum(1 for s in self.seats if s.won) >= 3 or len(self.players_in()) < 2:
             self.phase = Phase.ENDED
             self.end_reason = "win"
+            self._settle_transfer()
             return
         if target is None:
             # SC-3.2: after a self-draw the next player still in draws.
@@ -528,6 +730,16 @@ class SichuanTable(Table):
 
     def on_pass(self) -> None:
         self.rob_pending = None
+        self._settle_transfer()
+
+    def finish(self, reason: str) -> list[int]:
+        if reason == "win" and self.blood_flow and not self.ended:
+            raise RuleViolation("SC-H2", Message(
+                "the hand can't end as a win: under 血流成河 it ends only when the wall "
+                "is exhausted"))
+        if reason != "exhausted":  # an exhausted hand passes its last discard first
+            self._settle_transfer()
+        return super().finish(reason)
 
     def _all_but_one_won(self) -> bool:
         return sum(1 for s in self.seats if s.won) >= 3
@@ -537,9 +749,11 @@ class SichuanTable(Table):
         if len(still_in) < 2:
             return []
         cap_points = self._cap_points()
-        pigs = [s for s in still_in if self.is_flower_pig(s)]
+        # SC-H2: a winner (locked, still in) is ready and not a 花猪.
+        pigs = [s for s in still_in if not self.locked[s] and self.is_flower_pig(s)]
         ready = {s: self.best_wait_points(s) for s in still_in if s not in pigs}
         ready = {s: p for s, p in ready.items() if p > 0}
+        ready.update({s: self.rule("base") for s in still_in if self.locked[s] and s not in ready})
         # SC-6.6: a payer who has left (a winner who left included) is refunded nothing.
         income = {s: [(payer, amount) for payer, amount in self.seats[s].kong_income
                       if not self.seats[payer].left] for s in still_in}

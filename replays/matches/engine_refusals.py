@@ -302,6 +302,21 @@ CATALOGUE: dict[str, Promise] = {
     "it isn't {player}'s decision now": pgettext_lazy("engine refusal", "it isn't {player}'s decision now"),
     "only a person's seat can leave the table": pgettext_lazy("engine refusal", "only a person's seat can leave the table"),
     "{player} has left already": pgettext_lazy("engine refusal", "{player} has left already"),
+    # Sichuan house rules at the table (SC-H1–SC-H3)
+    "every player must first set aside three tiles of one suit (换三张)": pgettext_lazy("engine refusal", "every player must first set aside three tiles of one suit (换三张)"),
+    "exchange tiles must be the three tiles set aside, like [\"2m\", \"5m\", \"9m\"], not {value}": pgettext_lazy("engine refusal", "exchange tiles must be the three tiles set aside, like [\"2m\", \"5m\", \"9m\"], not {value}"),
+    "the hand can't end as a win: under 血流成河 it ends only when the wall is exhausted": pgettext_lazy("engine refusal", "the hand can't end as a win: under 血流成河 it ends only when the wall is exhausted"),
+    "the hand's dice decide where the three tiles go (换三张), and this hand has none": pgettext_lazy("engine refusal", "the hand's dice decide where the three tiles go (换三张), and this hand has none"),
+    "the three tiles of 换三张 are exchanged first: a leaver's charge (SC-6.6) is reckoned after it": pgettext_lazy("engine refusal", "the three tiles of 换三张 are exchanged first: a leaver's charge (SC-6.6) is reckoned after it"),
+    "{player} can't discard {tile}: after a win their hand is locked (血流成河) and they discard the tile they drew, {drawn}": pgettext_lazy("engine refusal", "{player} can't discard {tile}: after a win their hand is locked (血流成河) and they discard the tile they drew, {drawn}"),
+    "{player} can't exchange tiles now: each player sets aside three tiles once, right after the deal and before 定缺": pgettext_lazy("engine refusal", "{player} can't exchange tiles now: each player sets aside three tiles once, right after the deal and before 定缺"),
+    "{player} can't exchange tiles: this table doesn't play 换三张 (the rules option exchange_three is off)": pgettext_lazy("engine refusal", "{player} can't exchange tiles: this table doesn't play 换三张 (the rules option exchange_three is off)"),
+    "{player} can't name a void suit yet: with 换三张 every player first sets aside three tiles (next: {other})": pgettext_lazy("engine refusal", "{player} can't name a void suit yet: with 换三张 every player first sets aside three tiles (next: {other})"),
+    "{player} can't set aside tiles yet: {other} is next (from the dealer in playing order)": pgettext_lazy("engine refusal", "{player} can't set aside tiles yet: {other} is next (from the dealer in playing order)"),
+    "{player} can't set aside {tiles}: the three tiles must all be of one suit": pgettext_lazy("engine refusal", "{player} can't set aside {tiles}: the three tiles must all be of one suit"),
+    "{player} can't set aside {tiles}: they hold {n} of {tile}": pgettext_lazy("engine refusal", "{player} can't set aside {tiles}: they hold {n} of {tile}"),
+    "{player} can't {what} {tile}: after a win their hand is locked (血流成河) and makes no kong": pgettext_lazy("engine refusal", "{player} can't {what} {tile}: after a win their hand is locked (血流成河) and makes no kong"),
+    "{player} can't {what}: after a win their hand is locked (血流成河) and claims nothing but wins": pgettext_lazy("engine refusal", "{player} can't {what}: after a win their hand is locked (血流成河) and claims nothing but wins"),
 }
 
 _VARIANTS: dict[str, Promise] = {

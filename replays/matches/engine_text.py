@@ -66,6 +66,12 @@ CATALOGUE: dict[str, Promise] = {
         _("金钩钓: a fan for a win on a single tile beside four melds (SC-H7)"),
     "海底: a fan for a win on the wall's last tile or on the discard after it (SC-H8)":
         _("海底: a fan for a win on the wall's last tile or on the discard after it (SC-H8)"),
+    "换三张: three tiles of one suit passed by the dice before 定缺 (SC-H1)":
+        _("换三张: three tiles of one suit passed by the dice before 定缺 (SC-H1)"),
+    "血流成河: winners stay with a locked hand; the hand ends at the wall's end (SC-H2)":
+        _("血流成河: winners stay with a locked hand; the hand ends at the wall's end (SC-H2)"),
+    "呼叫转移: a win on the discard after a kong takes that kong's takings (SC-H3)":
+        _("呼叫转移: a win on the discard after a kong takes that kong's takings (SC-H3)"),
     # refusals the worked examples show
     "JX-5.3: needs 清一色, 混一色, 全老头 or 对对和": _("JX-5.3: needs 清一色, 混一色, 全老头 or 对对和"),
 }

@@ -30,6 +30,9 @@ LABELS: dict[str, Promise] = {
     "concealed_middle": _("Concealed and middle (门清中张)"),
     "golden_hook": _("Golden hook (金钩钓)"),
     "sea_bottom": _("Sea bottom (海底)"),
+    "exchange_three": _("Exchange three (换三张)"),
+    "blood_flow": _("Blood flow (血流成河)"),
+    "call_transfer": _("Call transfer (呼叫转移)"),
 }
 
 
