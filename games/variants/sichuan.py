@@ -637,6 +637,11 @@ class SichuanTable(Table):
     def exchange_received(self, seat: int) -> tuple[Tile, ...]:
         return self.received[seat]
 
+    def exchange_giver(self, seat: int) -> int | None:
+        if not self.received[seat]:
+            return None
+        return (seat - exchange_step(self.setup.dice)) % 4
+
     def public_tiles(self, seat: int) -> list[Tile]:
         # SC-H2: the winning tiles set aside are in sight of everyone.
         return [*super().public_tiles(seat), *(t for tiles in self.won_tiles for t in tiles)]

@@ -350,6 +350,11 @@ def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) 
         return _("{name} lays out a white").format(name=name)
     if kind == "dingque":
         return _("{name} names {suit} as the void suit").format(name=name, suit=suit_name(event.suit or ""))
+    if kind == "exchange":
+        if viewer is not None and event.actor != viewer:  # SC-H1: face down to the others
+            return _("{name} sets aside three tiles to pass (换三张, SC-H1)").format(name=name)
+        return _("{name} sets aside {tiles} to pass (换三张, SC-H1)").format(
+            name=name, tiles=" ".join(tile_name(str(t)) for t in event.tiles))
     if kind == "ready":
         return _("{name} declares ready").format(name=name)
     if kind == "contract":

@@ -123,3 +123,17 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 });
 
 revealMoves(document);
+
+// 换三张 (SC-H1): count the ticked tiles; the confirm button waits for three of one suit
+// (without JavaScript the server refuses anything else, naming SC-H1).
+document.addEventListener("change", (event) => {
+  const box = event.target;
+  if (!box.matches || !box.matches(".exchange-pick input[type=checkbox]")) return;
+  const form = box.closest("form");
+  const ticked = Array.from(form.querySelectorAll(".exchange-pick input:checked"));
+  const suits = new Set(ticked.map((input) => input.value.slice(-1)));
+  const button = form.querySelector('.exchange-confirm button[value="exchange"]');
+  const count = form.querySelector(".exchange-count");
+  if (button) button.disabled = !(ticked.length === 3 && suits.size === 1);
+  if (count) count.textContent = `${ticked.length}/3`;
+});
