@@ -13,7 +13,7 @@ from games.bots.simulation import simulate
 from games.records.log import dumps
 from replays.matches.services import store_document
 from tests.test_play_site import play_out, start, state
-from tests.test_site_i18n import last_step, page
+from tests.test_site_i18n import last_step, page, text_of
 
 pytestmark = [pytest.mark.django_db,
               pytest.mark.filterwarnings("ignore:No directory at:UserWarning")]
@@ -44,3 +44,147 @@ def test_a_play_table_with_every_play_option_asks_for_the_exchange_and_plays_out
     assert all(a["type"] == "exchange" for a in data["legal"])
     assert client.get(f"/play/{pid}/").status_code == 200
     assert play_out(client, pid, random.Random(4))["over"]
+
+
+# -- The site's part of issue 29: presets, the exchange at the table, words for it ------
+
+def words(markup: str) -> str:
+    """The visible text, a rule link's brackets closed up: "(SC-H1)", not "( SC-H1 )"."""
+    return text_of(markup).replace("( ", "(").replace(" )", ")")
+
+
+def _preset_rules(key: str) -> dict[str, object]:
+    from games.variants.registry import VARIANTS
+    return dict(VARIANTS["sichuan"].PRESETS[key].rules)
+
+
+def _played_rules(pid: str) -> dict[str, object]:
+    from replays.models import PlayedMatch
+    from replays.play import services
+    return dict(services.restored(PlayedMatch.objects.get(public_id=pid)).rules)
+
+
+def test_it_offers_the_presets_spelled_out_in_both_languages(client: Client) -> None:
+    english = text_of(page(client, "/play/"))
+    assert "成都 血战 (Chengdu blood battle)" in english
+    assert "换三张 exchange three" in english and "Custom" in english
+    chinese = text_of(page(client, "/play/", HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    assert "成都 血战" in chinese and "换三张、自摸加底、门清中张、金钩钓、海底、天地胡、封顶番数 4" in chinese
+    assert "自定义" in chinese and "Chengdu" not in chinese
+
+
+@pytest.mark.parametrize("key", ["chengdu", "blood_flow", "seed"])
+def test_it_starts_a_play_match_with_a_presets_rules(client: Client, key: str) -> None:
+    # A preset wins over the options it governs (here a box ticked by hand), not the rest.
+    pid = start(client, "sichuan", **{"sichuan-preset": key, "sichuan-golden_hook": "off",
+                                      "sichuan-call_transfer": "on", "sichuan-base": "2"})
+    expected = {**_preset_rules(key), "base": 2}
+    if "call_transfer" not in _preset_rules(key):
+        expected["call_transfer"] = True
+    assert _played_rules(pid) == expected
+
+
+def test_it_keeps_the_options_one_by_one_when_the_rules_are_custom(client: Client) -> None:
+    pid = start(client, "sichuan", **{"sichuan-preset": "custom",
+                                      "sichuan-golden_hook": "on"})
+    assert _played_rules(pid) == {"golden_hook": True}
+
+
+def test_it_refuses_an_unknown_preset_naming_it(client: Client) -> None:
+    response = client.post("/play/", {"variant": "sichuan", "seat": "0", "hands": 1,
+                                      "sichuan-preset": "moon"})
+    assert response.status_code == 400
+    assert "moon" in response.content.decode() and "chengdu" in response.content.decode()
+
+
+def test_it_creates_a_table_with_friends_with_a_presets_rules() -> None:
+    from replays.models.tables import Room
+    alice = Client()
+    response = alice.post("/tables/", {"variant": "sichuan", "humans": 2, "hands": 1,
+                                       "name": "Alice", "decision_seconds": 20,
+                                       "bank_seconds": 30, "sichuan-preset": "blood_flow"})
+    assert response.status_code == 302, response.content[:500]
+    room = Room.objects.get(public_id=response["Location"].split("/")[2])
+    assert room.rules == _preset_rules("blood_flow") and room.rules["blood_flow"] is True
+    assert "血流成河" in text_of(page(alice, "/tables/new"))
+
+
+def _exchange_table(client: Client) -> tuple[str, dict[str, object]]:
+    pid = start(client, "sichuan", **{"sichuan-preset": "chengdu"})
+    data = state(client, pid)
+    assert data["decision"]["kind"] == "exchange"
+    return pid, data
+
+
+def test_it_asks_for_the_exchange_with_a_form_that_works_without_javascript(
+        client: Client) -> None:
+    pid, data = _exchange_table(client)
+    markup = page(client, f"/play/{pid}/")
+    text = words(markup)
+    assert "Choose three tiles of one suit to pass (SC-H1)" in text
+    assert markup.count('type="checkbox" name="exchange"') == len(data["you"]["hand"]) + (
+        1 if data["you"].get("drawn") else 0)
+    assert 'name="confirm" value="exchange"' in markup and "exchange-suggestion" in markup
+    assert ">exchange<" not in markup  # no button per combination any more
+    chinese = words(page(client, f"/play/{pid}/", HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    assert "换三张：选同一花色的三张牌 (SC-H1)" in chinese
+
+
+def _three_of_one_suit(data: dict[str, object]) -> list[str]:
+    legal = data["legal"]
+    assert isinstance(legal, list)
+    return list(legal[0]["tiles"])
+
+
+def test_it_passes_three_ticked_tiles_of_one_suit_and_says_what_came_back(
+        client: Client) -> None:
+    pid, data = _exchange_table(client)
+    tiles = _three_of_one_suit(data)
+    response = client.post(f"/play/{pid}/act", {"step": data["step"], "confirm": "exchange",
+                                                 "exchange": tiles})
+    assert response.status_code == 302
+    after = state(client, pid)
+    assert after["decision"]["kind"] == "dingque" and len(after["you"]["received"]) == 3
+    giver = after["seats"][after["you"]["received_from"]]["name"]
+    text = words(page(client, f"/play/{pid}/"))
+    assert f"from {giver} (SC-H1)" in text and "You received" in text
+    assert "You pass" in text or "sets aside three tiles to pass" in text
+    chinese = words(page(client, f"/play/{pid}/", HTTP_ACCEPT_LANGUAGE="zh-hans"))
+    assert "你收到" in chinese and "exchange" not in chinese
+
+
+def test_it_refuses_ticked_tiles_of_two_suits_naming_sc_h1(client: Client) -> None:
+    pid, data = _exchange_table(client)
+    you = data["you"]
+    assert isinstance(you, dict)
+    hand = [*you["hand"], *([you["drawn"]] if you.get("drawn") else [])]
+    suits = {}
+    for code in hand:
+        suits.setdefault(code[-1], []).append(code)
+    first, second = list(suits.values())[:2]
+    mixed = [*first[:2], second[0]]
+    response = client.post(f"/play/{pid}/act", {"step": data["step"], "confirm": "exchange",
+                                                 "exchange": mixed})
+    assert response.status_code == 400 and "SC-H1" in response.content.decode()
+    two = client.post(f"/play/{pid}/act", {"step": data["step"], "confirm": "exchange",
+                                           "exchange": first[:2]})
+    assert two.status_code == 400 and "SC-H1" in two.content.decode()
+
+
+@pytest.mark.parametrize("headers", [{}, {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}],
+                         ids=["en", "zh"])
+def test_it_words_the_exchange_and_the_call_transfer_in_the_viewer(
+        client: Client, headers: dict[str, str]) -> None:
+    # Seed 5's second hand has a win on the discard after a kong: a call transfer (SC-H3).
+    match = store_document(dumps(simulate("sichuan", 6, 5, rules=ALL)).encode())
+    url = match.get_absolute_url()
+    for step in range(1, 5):  # the four exchanges
+        text = text_of(page(client, f"{url}?step={step}", **headers))
+        assert "换三张" in text and " exchange " not in f" {text} "
+    text = text_of(page(client, f"{url}?hand=2&step=90", **headers))
+    assert "呼叫转移" in text and "call_transfer" not in text and "transfer" not in text.replace(
+        "call transfer", "")
+    if headers:
+        assert "呼叫转移" in text and "the kong's takings" not in text
+    else:
+        assert "call transfer (呼叫转移)" in text and "the kong's takings" in text
