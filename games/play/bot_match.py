@@ -921,6 +921,11 @@ def _seat_view(table: Table, seat: int, viewer: int, revealed: bool, name: str,
     }
     if own or revealed or state.won:
         out["hand"] = [str(t) for t in state.tiles()]
+    aside = table.won_aside(seat)
+    if aside:  # SC-H2: the winning tiles set aside are in sight of everyone
+        out["won_tiles"] = [str(t) for t in aside]
+    if table.hand_locked(seat) and not state.ready:  # SC-H2: a winner's locked hand
+        out["locked"] = True
     return out
 
 

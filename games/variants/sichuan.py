@@ -634,6 +634,9 @@ class SichuanTable(Table):
     def hand_locked(self, seat: int) -> bool:
         return self.locked[seat]
 
+    def won_aside(self, seat: int) -> list[Tile]:
+        return list(self.won_tiles[seat])
+
     def exchange_received(self, seat: int) -> tuple[Tile, ...]:
         return self.received[seat]
 

@@ -63,6 +63,8 @@ class SeatView:
     ready: bool = False
     void: str | None = None
     place: str = "bottom"
+    won_tiles: list[TileView] = field(default_factory=list)  # SC-H2: set aside, face up
+    locked: bool = False  # SC-H2: a winner playing on with a locked hand
     note: str = ""  # who plays the seat, at a table with friends: "bot", "offline"…
 
 
@@ -282,6 +284,8 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
         gave_up=state.gave_up,
         ready=state.ready,
         void="mps"[state.void] if state.void is not None else None,
+        won_tiles=[TileView(t, winning=True) for t in table.won_aside(seat)],
+        locked=table.hand_locked(seat) and not state.ready and bool(table.won_aside(seat)),
     )
 
 
@@ -289,6 +293,8 @@ def _mark_winning_tiles(seats: list[SeatView], table: Table) -> None:
     """Once a seat has won, its winning tile is set apart at the end of its hand and marked
     (the hand is sorted, so one copy of that kind stands for the tile drawn or claimed)."""
     for win in table.wins:
+        if seats[win.seat].won_tiles:  # SC-H2: the winning tiles are set aside already
+            continue
         hand = seats[win.seat].hand
         for index in range(len(hand) - 1, -1, -1):
             if hand[index].tile.kind == win.tile.kind:

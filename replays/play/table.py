@@ -103,7 +103,9 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
             flowers=flowers, is_dealer=number == view["dealer"],
             is_turn=number == turn, won=bool(raw.get("won")),
             gave_up=bool(raw.get("gave_up")), ready=bool(raw.get("ready")),
-            void=raw.get("void"), place=place_of(number, bottom)))
+            void=raw.get("void"), place=place_of(number, bottom),
+            won_tiles=[_tv(t, wild, winning=True) for t in raw.get("won_tiles", [])],
+            locked=bool(raw.get("locked"))))
     order = {"top": 0, "left": 1, "right": 2, "bottom": 3}
     return sorted(seats, key=lambda s: order[s.place])
 
@@ -311,7 +313,11 @@ def moves(entries: list[dict[str, Any]], view: dict[str, Any]) -> list[Move]:
             continue
         text = in_second_person(event, names, view["seat"])
         if event.type == "hu":
-            text = with_points(text, win_of(view, int(entry["hand"]), raw))
+            key = (int(entry["hand"]), raw.get("actor"), raw.get("tile"))
+            later = sum(1 for e in entries if e["event"]["type"] == "hu" and (
+                int(e["hand"]), e["event"].get("actor"), e["event"].get("tile")) == key
+                and int(e["index"]) > int(entry["index"]))
+            text = with_points(text, win_of(view, int(entry["hand"]), raw, later))
         out.append(Move(text, win=event.type == "hu", **board))
     exchanged = any(e["event"]["type"] == "exchange" and int(e["hand"]) == int(
         view["hand_number"]) for e in entries)
@@ -320,16 +326,19 @@ def moves(entries: list[dict[str, Any]], view: dict[str, Any]) -> list[Move]:
     return out
 
 
-def win_of(view: dict[str, Any], hand: int, raw: dict[str, Any]) -> dict[str, Any] | None:
-    """The scored win (``view["wins"]``, or the last hand's) that a ``hu`` event made."""
+def win_of(view: dict[str, Any], hand: int, raw: dict[str, Any],
+           later: int = 0) -> dict[str, Any] | None:
+    """The scored win (``view["wins"]``, or the last hand's) that a ``hu`` event made;
+    ``later``: how many wins of the same seat on the same tile came after it in the hand
+    (血流成河, SC-H2: a seat may win on one tile again and again)."""
     if hand == int(view["hand_number"]):
         wins = view.get("wins", [])
     elif view.get("last_hand") and int(view["last_hand"]["number"]) == hand:
         wins = view["last_hand"]["wins"]
     else:
         return None
-    return next((w for w in wins if w["seat"] == raw.get("actor")
-                 and w["tile"] == raw.get("tile")), None)
+    same = [w for w in wins if w["seat"] == raw.get("actor") and w["tile"] == raw.get("tile")]
+    return same[-1 - later] if later < len(same) else None
 
 
 def with_points(text: str, win: dict[str, Any] | None) -> str:
@@ -507,6 +516,7 @@ def parts(view: dict[str, Any], match: PlayMatch, mark: Sequence[int] | None,
         "you": next((s for s in view["seats"] if s["seat"] == view["seat"]), None),
         "board": hand_end_board(match, view) if hand_just_ended(mark, view) else None,
         "exchange": exchange_view(view), "received": received_note(view),
+        "received_tiles": [_tv(code, wild) for code in (view["you"] or {}).get("received", [])],
     }
 
 
