@@ -181,10 +181,46 @@ def test_it_words_the_exchange_and_the_call_transfer_in_the_viewer(
     for step in range(1, 5):  # the four exchanges
         text = text_of(page(client, f"{url}?step={step}", **headers))
         assert "换三张" in text and " exchange " not in f" {text} "
-    text = text_of(page(client, f"{url}?hand=2&step=90", **headers))
+    markup = page(client, f"{url}?hand=2&step=90", **headers)
+    assert 'class="seat-won"' in markup  # SC-H2: the winner's tiles set aside, in sight
+    text = text_of(markup)
     assert "呼叫转移" in text and "call_transfer" not in text and "transfer" not in text.replace(
         "call transfer", "")
     if headers:
         assert "呼叫转移" in text and "the kong's takings" not in text
     else:
         assert "call transfer (呼叫转移)" in text and "the kong's takings" in text
+
+
+@pytest.mark.parametrize("headers", [{}, {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}],
+                         ids=["en", "zh"])
+def test_it_explains_sc_h1_to_h3_with_worked_examples_on_the_rules_page(
+        client: Client, headers: dict[str, str]) -> None:
+    markup = page(client, "/rules/sichuan/", **headers)
+    for rule in ("SC-H1", "SC-H2", "SC-H3"):
+        assert f'id="{rule}"' in markup
+    text = words(markup)
+    assert "True" not in text and "False" not in text
+    if headers:
+        assert "每组牌都给下家" in text and "再把杠得的 2 转给南" in text
+        assert "开" in text and "关" in text and "Worked example" not in text
+        assert "成都 血战" in text and "血流成河" in text
+    else:
+        assert "every set goes to the next player" in text
+        assert "hands over the kong's 2 (SC-H3)" in text
+        assert "Presets: the common sets of options" in text
+
+
+def test_it_words_repeated_wins_on_one_tile_each_with_its_own_points() -> None:
+    """血流成河 (SC-H2): South wins on 5 Dots twice; each line reads its own win's points."""
+    from replays.play.table import moves
+    seats = [{"seat": n, "name": name} for n, name in enumerate(("Ada", "Bo", "Cy", "Di"))]
+    wins = [{"seat": 1, "tile": "5p", "points": points, "score": {"patterns": []}}
+            for points in (2, 8)]
+    view = {"variant": "sichuan", "seat": 0, "seats": seats, "hand_number": 1,
+            "over": False, "wins": wins, "you": {"hand": []}}
+    entries = [{"hand": 1, "index": index, "event": {"type": "hu", "actor": 1, "tile": "5p"}}
+               for index in (20, 41)]
+    texts = [move.text for move in moves(entries, view)]
+    assert texts == ["Bo wins by self-draw on 5 Dots: 2 points",
+                     "Bo wins by self-draw on 5 Dots: 8 points"]
