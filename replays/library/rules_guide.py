@@ -399,4 +399,4 @@ def guide_sections(template_name: str) -> frozenset[str]:
     """The rule ids a variant's guide (library/guide/<variant>.html) carries as anchors, read
     from the template itself so that a new section's anchor needs no list kept beside it."""
     source = get_template(template_name).template.source  # type: ignore[attr-defined]
-    return frozenset(re.findall(r'\bid="([A-Z]{2}-[0-9.]+)"', source))
+    return frozenset(re.findall(r'\bid="([A-Z]{2}-(?:[0-9.]+|H[0-9]*))"', source))
