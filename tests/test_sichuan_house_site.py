@@ -226,3 +226,20 @@ def test_it_words_repeated_wins_on_one_tile_each_with_its_own_points() -> None:
         texts = [move.text for move in moves(entries, view)]
     assert texts == ["Bo wins by self-draw on 5 Dots: 2 points",
                      "Bo wins by self-draw on 5 Dots: 8 points"]
+
+
+def test_it_asks_for_the_exchange_at_a_table_with_friends_and_takes_the_ticked_tiles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests import test_tables_page as tables
+    monkeypatch.setattr("replays.tables.services.new_seed", lambda: tables.SEED)
+    alice, bob, pid = tables.seated_pair(**{"sichuan-preset": "chengdu"})
+    clients = {0: alice, 1: bob}
+    seat, view = tables.play_until(
+        clients, pid, lambda v: (v["decision"] or {}).get("kind") == "exchange")
+    markup = tables.page(clients[seat], pid)
+    assert "Choose three tiles of one suit to pass (SC-H1)" in words(markup)
+    assert 'type="checkbox" name="exchange"' in markup
+    answered = clients[seat].post(f"/tables/{pid}/act", {
+        "step": str(view["step"]), "confirm": "exchange", "exchange": view["legal"][0]["tiles"]})
+    assert answered.status_code == 302
+    assert tables.state(clients[seat], pid)["step"] > view["step"]
