@@ -4,6 +4,7 @@ How the pages word the exchange and the locked hands is the site's part of issue
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -182,6 +183,11 @@ def test_it_words_the_exchange_and_the_call_transfer_in_the_viewer(
     for step in range(1, 5):  # the four exchanges
         text = text_of(page(client, f"{url}?step={step}", **headers))
         assert "换三张" in text and " exchange " not in f" {text} "
+    # Seen from another seat, the three tiles a player sets aside are face down (SC-H1).
+    mine = words(page(client, f"{url}?step=3&seat=0&spoilers=0", **headers))
+    theirs = words(page(client, f"{url}?step=3&seat=1&spoilers=0", **headers))
+    tiles = "四万 八万 九万" if headers else "4 Characters 8 Characters 9 Characters"
+    assert tiles in mine and tiles not in theirs
     markup = page(client, f"{url}?hand=2&step=90", **headers)
     assert 'class="seat-won"' in markup  # SC-H2: the winner's tiles set aside, in sight
     text = text_of(markup)
@@ -210,6 +216,26 @@ def test_it_explains_sc_h1_to_h3_with_worked_examples_on_the_rules_page(
         assert "every set goes to the next player" in text
         assert "hands over the kong's 2 (SC-H3)" in text
         assert "Presets: the common sets of options" in text
+
+
+def test_it_shows_a_blood_flow_winners_set_aside_tiles_at_the_play_table(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    """血流成河 (SC-H2): once a seat has won, every view shows its winning tiles set aside
+    and its hand locked, and the table page draws them (a fixed seed: the same walls)."""
+    monkeypatch.setattr("replays.play.services.new_seed", lambda: "sichuan-house-site-1")
+    pid = start(client, "sichuan", hands=4, **{"sichuan-preset": "blood_flow"})
+    rng = random.Random(7)
+    data = state(client, pid)
+    while not data["over"] and not any(s.get("won_tiles") for s in data["seats"]):
+        response = client.post(f"/play/{pid}/act", json.dumps(
+            {"step": data["step"], "action": rng.choice(data["legal"])}),
+            content_type="application/json")
+        assert response.status_code == 200, response.content
+        data = response.json()
+    winner = next(s for s in data["seats"] if s.get("won_tiles"))
+    assert winner["locked"] and len(winner["won_tiles"]) >= 1
+    markup = page(client, f"/play/{pid}/")
+    assert 'class="seat-won"' in markup and "locked hand" in markup
 
 
 def test_it_words_repeated_wins_on_one_tile_each_with_its_own_points() -> None:
