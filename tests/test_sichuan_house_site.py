@@ -68,7 +68,7 @@ def _played_rules(pid: str) -> dict[str, object]:
 
 def test_it_offers_the_presets_spelled_out_in_both_languages(client: Client) -> None:
     english = text_of(page(client, "/play/"))
-    assert "成都 血战 (Chengdu blood battle)" in english
+    assert "成都 血战 – Chengdu blood battle" in english
     assert "换三张 exchange three" in english and "Custom" in english
     chinese = text_of(page(client, "/play/", HTTP_ACCEPT_LANGUAGE="zh-hans"))
     assert "成都 血战" in chinese and "换三张、自摸加底、门清中张、金钩钓、海底、天地胡、封顶番数 4" in chinese

@@ -80,7 +80,7 @@ def label(preset: Preset) -> str:
     """The preset's name: Chinese, glossed in English for an English reader."""
     if (get_language() or "").startswith("zh"):
         return preset.chinese
-    return f"{preset.chinese} ({preset.english})"
+    return f"{preset.chinese} – {preset.english}"
 
 
 def spelled(preset: Preset, variant: str) -> str:
