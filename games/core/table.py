@@ -1239,6 +1239,16 @@ class Table:
         """The tiles the seat received in Sichuan's 换三张 (SC-H1); none elsewhere."""
         return ()
 
+    def exchange_giver(self, seat: int) -> int | None:
+        """The seat whose three tiles ``seat`` received (SC-H1); None before the exchange
+        or without one."""
+        return None
+
+    def won_aside(self, seat: int) -> list[Tile]:
+        """The winning tiles the seat has set aside, face up, and plays on without:
+        Sichuan's 血流成河 (SC-H2); none elsewhere (a winner's hand simply ends)."""
+        return []
+
     def hand_locked(self, seat: int) -> bool:
         """The seat's discards are decided for it: a Putian ready hand discards what it
         draws (PT-5.3), a Sichuan winner under 血流成河 too (SC-H2)."""

@@ -900,6 +900,7 @@ def _own_view(table: Table, seat: int) -> dict[str, Any]:
     received = table.exchange_received(seat)
     if received:  # SC-H1: the three tiles passed to this seat
         out["received"] = [str(t) for t in received]
+        out["received_from"] = table.exchange_giver(seat)
     if table.hand_locked(seat) and not state.ready:  # SC-H2: a winner's locked hand
         out["locked"] = True
     return out
@@ -920,6 +921,11 @@ def _seat_view(table: Table, seat: int, viewer: int, revealed: bool, name: str,
     }
     if own or revealed or state.won:
         out["hand"] = [str(t) for t in state.tiles()]
+    aside = table.won_aside(seat)
+    if aside:  # SC-H2: the winning tiles set aside are in sight of everyone
+        out["won_tiles"] = [str(t) for t in aside]
+    if table.hand_locked(seat) and not state.ready:  # SC-H2: a winner's locked hand
+        out["locked"] = True
     return out
 
 

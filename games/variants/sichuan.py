@@ -634,8 +634,16 @@ class SichuanTable(Table):
     def hand_locked(self, seat: int) -> bool:
         return self.locked[seat]
 
+    def won_aside(self, seat: int) -> list[Tile]:
+        return list(self.won_tiles[seat])
+
     def exchange_received(self, seat: int) -> tuple[Tile, ...]:
         return self.received[seat]
+
+    def exchange_giver(self, seat: int) -> int | None:
+        if not self.received[seat]:
+            return None
+        return (seat - exchange_step(self.setup.dice)) % 4
 
     def public_tiles(self, seat: int) -> list[Tile]:
         # SC-H2: the winning tiles set aside are in sight of everyone.

@@ -212,6 +212,31 @@ LEAVING: dict[str, Callable[[], SettledExample]] = {
     "jiaxing": _jiaxing_leave, "sichuan": _sichuan_leave}
 
 
+def _sichuan_house() -> dict[str, SettledExample]:
+    # SC-H2: South wins on East's discard (2 fan → 2 points), stays with a locked hand and
+    # later self-draws a plain win (2 fan → 2 points, all three others pay).
+    everyone = {0, 1, 2, 3}
+    blood = [*settlement.sichuan_win_payments(1, 2, 2, discarder=0, still_in=everyone),
+             *settlement.sichuan_win_payments(1, 2, 2, discarder=None, still_in=everyone)]
+    # SC-H3: East makes an exposed kong of West's discard (West pays 2), draws the
+    # replacement and discards; South wins on it (杠上炮, 2 fan → 2 points) and takes the 2.
+    kong = settlement.sichuan_kong_payments(0, "exposed", still_in=everyone, feeder=2)
+    win = settlement.sichuan_win_payments(1, 2, 2, discarder=0, still_in=everyone)
+    transfer = settlement.sichuan_transfer_payments(0, [1], sum(p.amount for p in kong))
+    return {"blood_flow": SettledExample("blood_flow", list(WINDS), settlement.deltas_of(blood)),
+            "call_transfer": SettledExample("call_transfer", list(WINDS), settlement.deltas_of(
+                [*kong, *win, *transfer]))}
+
+
+HOUSE: dict[str, Callable[[], dict[str, SettledExample]]] = {"sichuan": _sichuan_house}
+
+
+def house_examples(variant: str) -> dict[str, SettledExample]:
+    """The variant's house rules that change play, settled by the engine (SC-H2, SC-H3)."""
+    make = HOUSE.get(variant)
+    return make() if make else {}
+
+
 def leave_example(variant: str) -> SettledExample | None:
     """The variant's leaving, settled by the engine (None where leaving costs nothing)."""
     make = LEAVING.get(variant)
@@ -374,4 +399,4 @@ def guide_sections(template_name: str) -> frozenset[str]:
     """The rule ids a variant's guide (library/guide/<variant>.html) carries as anchors, read
     from the template itself so that a new section's anchor needs no list kept beside it."""
     source = get_template(template_name).template.source  # type: ignore[attr-defined]
-    return frozenset(re.findall(r'\bid="([A-Z]{2}-[0-9.]+)"', source))
+    return frozenset(re.findall(r'\bid="([A-Z]{2}-(?:[0-9.]+|H[0-9]*))"', source))

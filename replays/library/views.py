@@ -37,6 +37,7 @@ from replays.library.rules_guide import (
     book_entries,
     contract_examples,
     examples,
+    house_examples,
     leave_example,
     rule_anchors,
     unique_anchors,
@@ -57,6 +58,7 @@ from replays.matches.services import (
 )
 from replays.matches.tasks import send_check
 from replays.models import Match, UploadCheck, write_document
+from replays.play import presets
 from replays.puzzles.services import visitor_id
 from replays.puzzles.takedowns import take_down
 from replays.security import mark_not_shared
@@ -441,6 +443,8 @@ def rules(request: HtmxHttpRequest, variant: str) -> HttpResponse:
         "variant": cls, "rows": rows, "anchors": rule_anchors(variant),
         "guide": guide, "examples": examples(variant), "book": book_entries(variant),
         "contracts": contract_examples(), "leaving": leave_example(variant),
+        "house": house_examples(variant),
+        "presets": [p for p in presets.choices(variant, None) if p.key != presets.CUSTOM],
         "options": list(cls.OPTIONS.values()), "variants": list(VARIANTS.values()),
         "wildcard_name": wildcard_name(cls)})
 

@@ -63,6 +63,8 @@ class SeatView:
     ready: bool = False
     void: str | None = None
     place: str = "bottom"
+    won_tiles: list[TileView] = field(default_factory=list)  # SC-H2: set aside, face up
+    locked: bool = False  # SC-H2: a winner playing on with a locked hand
     note: str = ""  # who plays the seat, at a table with friends: "bot", "offline"…
 
 
@@ -282,6 +284,8 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
         gave_up=state.gave_up,
         ready=state.ready,
         void="mps"[state.void] if state.void is not None else None,
+        won_tiles=[TileView(t, winning=True) for t in table.won_aside(seat)],
+        locked=table.hand_locked(seat) and not state.ready and bool(table.won_aside(seat)),
     )
 
 
@@ -289,6 +293,8 @@ def _mark_winning_tiles(seats: list[SeatView], table: Table) -> None:
     """Once a seat has won, its winning tile is set apart at the end of its hand and marked
     (the hand is sorted, so one copy of that kind stands for the tile drawn or claimed)."""
     for win in table.wins:
+        if seats[win.seat].won_tiles:  # SC-H2: the winning tiles are set aside already
+            continue
         hand = seats[win.seat].hand
         for index in range(len(hand) - 1, -1, -1):
             if hand[index].tile.kind == win.tile.kind:
@@ -350,6 +356,11 @@ def describe(event: Event, players: tuple[str, ...], viewer: int | None = None) 
         return _("{name} lays out a white").format(name=name)
     if kind == "dingque":
         return _("{name} names {suit} as the void suit").format(name=name, suit=suit_name(event.suit or ""))
+    if kind == "exchange":
+        if viewer is not None and event.actor != viewer:  # SC-H1: face down to the others
+            return _("{name} sets aside three tiles to pass (换三张, SC-H1)").format(name=name)
+        return _("{name} sets aside {tiles} to pass (换三张, SC-H1)").format(
+            name=name, tiles=" ".join(tile_name(str(t)) for t in event.tiles))
     if kind == "ready":
         return _("{name} declares ready").format(name=name)
     if kind == "contract":

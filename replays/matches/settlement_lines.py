@@ -48,7 +48,7 @@ def _causes() -> dict[str, str]:
         "flower_pig": _("flower pig (查花猪)"), "not_ready": _("not ready (查大叫)"),
         "refund": _("kong refund"), "flowers": _("flower settlement (算花)"),
         "leave": _("compensation for leaving"), "charge": _("leaver's charge"),
-        "fee": _("fee"),
+        "fee": _("fee"), "call_transfer": _("call transfer (呼叫转移)"),
     }
 
 
@@ -96,6 +96,9 @@ _WORDING: dict[str, Callable[[Mapping[str, int]], str]] = {
     "ready": lambda n: ngettext("their best win, %(points)s point",
                                 "their best win, %(points)s points", n["points"]) % n,
     "refund": lambda n: _("gives back %(amount)s") % n,
+    "transfer": lambda n: (_("the kong's takings, %(takings)s") % n if n["winners"] == 1
+                           else _("the kong's takings, %(takings)s, shared by %(winners)s "
+                                  "winners") % n + f" → {n['amount']}"),
     "leave": _leave,
     "charge": _charge,
 }

@@ -103,7 +103,9 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
             flowers=flowers, is_dealer=number == view["dealer"],
             is_turn=number == turn, won=bool(raw.get("won")),
             gave_up=bool(raw.get("gave_up")), ready=bool(raw.get("ready")),
-            void=raw.get("void"), place=place_of(number, bottom)))
+            void=raw.get("void"), place=place_of(number, bottom),
+            won_tiles=[_tv(t, wild, winning=True) for t in raw.get("won_tiles", [])],
+            locked=bool(raw.get("locked"))))
     order = {"top": 0, "left": 1, "right": 2, "bottom": 3}
     return sorted(seats, key=lambda s: order[s.place])
 
@@ -155,6 +157,8 @@ def choices(view: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
     discards: list[Choice] = []
     buttons: list[Choice] = []
     for action in view["legal"]:
+        if action["type"] == "exchange":  # SC-H1: a hand to pick from (exchange_view)
+            continue
         text = choice_text(action, names)
         if action["type"] == "discard":
             discards.append(Choice(action, text))
@@ -174,6 +178,81 @@ def choices(view: dict[str, Any]) -> tuple[list[Choice], list[Choice]]:
         hand_tiles.append(Choice(picked.action if picked else {}, picked.text if picked
                                  else tile_name(code), _tv(code, wild, drawn=True)))
     return hand_tiles, buttons
+
+
+@dataclass
+class ExchangeTile:
+    """One tile of the hand to tick for 换三张 (SC-H1): its code (the form's value)."""
+
+    code: str
+    tile: TileView
+    text: str
+
+
+@dataclass
+class ExchangeSuggestion:
+    """A suggested three of one suit for 换三张, a button: the action, tiles, suit's name."""
+
+    choice: Choice
+    tiles: list[TileView]
+    suit: str
+
+
+def exchange_view(view: dict[str, Any]) -> dict[str, Any] | None:
+    """The 换三张 decision (SC-H1): the hand's tiles to tick three of (a checkbox each, so
+    it works without JavaScript) and, a tap each, a suggested three of every suit held
+    three times or more."""
+    legal = [tuple(a["tiles"]) for a in view["legal"] if a["type"] == "exchange"]
+    if not legal:
+        return None
+    you = view["you"] or {"hand": []}
+    hand = [*you["hand"], *([you["drawn"]] if you.get("drawn") else [])]
+    wild = frozenset(view.get("wildcards", []))
+    suggestions = []
+    for suit in dict.fromkeys(three[0][-1] for three in legal):
+        three = suggested_three([t for t in legal if t[0][-1] == suit], hand)
+        words = " ".join(tile_name(code) for code in three)
+        suggestions.append(ExchangeSuggestion(
+            Choice({"type": "exchange", "tiles": list(three)},
+                   _("Pass %(tiles)s") % {"tiles": words}),
+            [_tv(code, wild) for code in three], suit_name(suit)))
+    return {"tiles": [ExchangeTile(code, _tv(code, wild), tile_name(code)) for code in hand],
+            "suggestions": suggestions}
+
+
+def suggested_three(threes: list[tuple[str, ...]], hand: list[str]) -> tuple[str, ...]:
+    """Of the sets of three of one suit, the one whose tiles are loneliest: fewest links
+    (another tile of the suit in the hand within two ranks), then the farthest from the
+    middle. A quick suggestion, not the bots' choice.
+
+    >>> suggested_three([("1m", "2m", "3m"), ("1m", "2m", "9m"), ("1m", "3m", "9m"),
+    ...                  ("2m", "3m", "9m")], ["1m", "2m", "3m", "9m", "5p"])
+    ('1m', '2m', '9m')
+    """
+    def cost(three: tuple[str, ...]) -> tuple[int, int]:
+        links = 0
+        for code in three:
+            others = list(hand)
+            others.remove(code)
+            links += sum(1 for other in others if other[-1] == code[-1]
+                         and abs(int(other[0]) - int(code[0])) <= 2)
+        middle = sum(-abs(int(code[0]) - 5) for code in three)
+        return links, middle
+    return min(threes, key=cost)
+
+
+def received_note(view: dict[str, Any]) -> str:
+    """The three tiles the seat received in 换三张 (SC-H1), in words, with whom from."""
+    you = view.get("you") or {}
+    if not you.get("received"):
+        return ""
+    tiles = " ".join(tile_name(code) for code in you["received"])
+    giver = you.get("received_from")
+    if giver is None:
+        return _("You received %(tiles)s (SC-H1)") % {"tiles": tiles}
+    names = [s["name"] for s in view["seats"]]
+    return _("You received %(tiles)s from %(name)s (SC-H1)") % {
+        "tiles": tiles, "name": names[int(giver)]}
 
 
 @dataclass
@@ -216,6 +295,10 @@ def moves(entries: list[dict[str, Any]], view: dict[str, Any]) -> list[Move]:
         if raw["type"] == "draw" and "tile" not in raw:  # another seat's draw: face down
             out.append(Move(_("{name} draws a tile").format(name=names[int(actor)]), **board))
             continue
+        if raw["type"] == "exchange" and "tiles" not in raw:  # SC-H1: face down
+            out.append(Move(_("{name} sets aside three tiles to pass (换三张, SC-H1)").format(
+                name=names[int(actor)]), **board))
+            continue
         if raw["type"] == "gang" and "tile" not in raw:  # another seat's concealed kong
             out.append(Move(_("{name} declares a concealed kong").format(
                 name=names[int(actor)]), **board))
@@ -230,21 +313,32 @@ def moves(entries: list[dict[str, Any]], view: dict[str, Any]) -> list[Move]:
             continue
         text = in_second_person(event, names, view["seat"])
         if event.type == "hu":
-            text = with_points(text, win_of(view, int(entry["hand"]), raw))
+            key = (int(entry["hand"]), raw.get("actor"), raw.get("tile"))
+            later = sum(1 for e in entries if e["event"]["type"] == "hu" and (
+                int(e["hand"]), e["event"].get("actor"), e["event"].get("tile")) == key
+                and int(e["index"]) > int(entry["index"]))
+            text = with_points(text, win_of(view, int(entry["hand"]), raw, later))
         out.append(Move(text, win=event.type == "hu", **board))
+    exchanged = any(e["event"]["type"] == "exchange" and int(e["hand"]) == int(
+        view["hand_number"]) for e in entries)
+    if exchanged and received_note(view):  # the sets have passed (SC-H1)
+        out.append(Move(received_note(view)))
     return out
 
 
-def win_of(view: dict[str, Any], hand: int, raw: dict[str, Any]) -> dict[str, Any] | None:
-    """The scored win (``view["wins"]``, or the last hand's) that a ``hu`` event made."""
+def win_of(view: dict[str, Any], hand: int, raw: dict[str, Any],
+           later: int = 0) -> dict[str, Any] | None:
+    """The scored win (``view["wins"]``, or the last hand's) that a ``hu`` event made;
+    ``later``: how many wins of the same seat on the same tile came after it in the hand
+    (血流成河, SC-H2: a seat may win on one tile again and again)."""
     if hand == int(view["hand_number"]):
         wins = view.get("wins", [])
     elif view.get("last_hand") and int(view["last_hand"]["number"]) == hand:
         wins = view["last_hand"]["wins"]
     else:
         return None
-    return next((w for w in wins if w["seat"] == raw.get("actor")
-                 and w["tile"] == raw.get("tile")), None)
+    same = [w for w in wins if w["seat"] == raw.get("actor") and w["tile"] == raw.get("tile")]
+    return same[-1 - later] if later < len(same) else None
 
 
 def with_points(text: str, win: dict[str, Any] | None) -> str:
@@ -300,6 +394,9 @@ def in_second_person(event: Event, names: tuple[str, ...], seat: int) -> str:
                         event.kind or "", _("You declare a kong of {tile}")).format(tile=tile)
         if kind == "dingque":
             return _("You name {suit} as the void suit").format(suit=suit_name(event.suit or ""))
+        if kind == "exchange":
+            return _("You pass {tiles} (换三张, SC-H1)").format(
+                tiles=" ".join(tile_name(str(t)) for t in event.tiles))
         if kind == "contract":
             return (_("You give up (contract)") if event.choice == "give_up"
                     else _("You persist (contract)"))
@@ -418,6 +515,8 @@ def parts(view: dict[str, Any], match: PlayMatch, mark: Sequence[int] | None,
         "bank": banked_fans(tuple(view.get("bank", []))),
         "you": next((s for s in view["seats"] if s["seat"] == view["seat"]), None),
         "board": hand_end_board(match, view) if hand_just_ended(mark, view) else None,
+        "exchange": exchange_view(view), "received": received_note(view),
+        "received_tiles": [_tv(code, wild) for code in (view["you"] or {}).get("received", [])],
     }
 
 

@@ -36,7 +36,7 @@ from replays.matches.engine_refusals import refusal
 from replays.matches.engine_refusals import render as engine_refusal
 from replays.matches.services import UploadError
 from replays.models import Match, PlayedMatch
-from replays.play import bots, levels, services, table
+from replays.play import bots, levels, presets, services, table
 
 SEAT_CHOICES = [("random", gettext_lazy("random")), ("0", gettext_lazy("East (seat 1)")),
                 ("1", gettext_lazy("South (seat 2)")), ("2", gettext_lazy("West (seat 3)")),
@@ -78,7 +78,8 @@ class StartForm(BotLevelForm):
 def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
     """The variant's rules options from the form: ``<variant>-<option>`` (the page's
     fields) or the bare option name (the JSON interface); a blank one keeps its default.
-    Raise ``PlayError`` naming a bad value."""
+    Raise ``PlayError`` naming a bad value. A rules preset (``<variant>-preset`` or
+    ``preset``, issue 29) sets the options it governs (``presets.apply``)."""
     rules: dict[str, int | str | bool] = {}
     for name, option in services.variant_options(variant).items():
         raw = data.get(f"{variant}-{name}", data.get(name))
@@ -98,7 +99,7 @@ def rules_of(variant: str, data: Any) -> dict[str, int | str | bool]:
         except ValueError:
             raise PlayError(_("rules option %(name)s must be a whole number, not %(value)r")
                             % {"name": name, "value": str(raw)[:20]}) from None
-    return rules
+    return presets.apply(variant, data.get(f"{variant}-preset", data.get("preset")), rules)
 
 
 def _checked(raw: Any) -> bool:
@@ -120,8 +121,10 @@ def _option_fields(data: Any = None) -> list[dict[str, Any]]:
                 value = _checked(value)
             fields.append({"key": key, "name": name, "option": option, "kind": kind,
                            "value": option.default if value is None else value})
+        chosen = data.get(f"{variant}-preset") if data is not None else None
         out.append({"variant": variant, "label": Match.Variant(variant).label,
-                    "fields": fields})
+                    "fields": fields, "presets": presets.choices(variant, chosen),
+                    "governed": presets.governed(variant)})
     return out
 
 
@@ -266,10 +269,22 @@ def _answer(request: HtmxHttpRequest) -> tuple[int, Any]:
         if not isinstance(body, dict):
             raise PlayError(_("the body must be an object: {\"step\": N, \"action\": {…}}"))
         return _step_of(body.get("step")), body.get("action")
-    action = _json_of(request.POST.get("action", ""), _("the action is not JSON"))
+    if "action" not in request.POST and request.POST.get("confirm") == "exchange":
+        action: Any = exchange_action(request.POST.getlist("exchange"))
+    else:
+        action = _json_of(request.POST.get("action", ""), _("the action is not JSON"))
     step_text = request.POST.get("step", "")
     return _step_of(int(step_text) if step_text.isascii() and step_text.isdigit()
                     else step_text), action
+
+
+def exchange_action(tiles: list[str]) -> dict[str, Any]:
+    """The table's 换三张 form (SC-H1): the ticked tiles (``exchange``, a checkbox each) as
+    the action; anything but three is refused at once, naming the rule."""
+    if len(tiles) != 3:
+        raise PlayError(_("tick three tiles of one suit to pass, not %(n)d (SC-H1)")
+                        % {"n": len(tiles)})
+    return {"type": "exchange", "tiles": [str(t)[:4] for t in tiles]}
 
 
 def _json_of(text: str | bytes, unreadable: str) -> Any:

@@ -54,13 +54,13 @@ def seat_section(seat: SeatView, viewer: int | None,
     words = _seat_words()
     classes = ["seat", f"seat-{seat.seat}", f"place-{seat.place}"]
     for flag, name in ((seat.is_dealer, "is-dealer"), (seat.is_turn, "is-turn"),
-                       (seat.won, "has-won"), (seat.left, "has-left"),
+                       (seat.won or bool(seat.won_tiles), "has-won"), (seat.left, "has-left"),
                        (seat.gave_up, "gave-up"), (viewer == seat.seat, "is-viewer")):
         if flag:
             classes.append(name)
     statuses = "".join(words[status] for status, flag in (
-        ("won", seat.won), ("ready", seat.ready), ("gave up", seat.gave_up),
-        ("left", seat.left)) if flag)
+        ("won", seat.won), ("locked", seat.locked), ("ready", seat.ready),
+        ("gave up", seat.gave_up), ("left", seat.left)) if flag)
     score_class = "positive" if seat.score > 0 else "negative" if seat.score < 0 else ""
     note = html('<span class="seat-note">({})</span>', seat.note) if seat.note else ""
     head = html(
@@ -74,11 +74,15 @@ def seat_section(seat: SeatView, viewer: int | None,
         for meld in seat.melds))) if seat.melds else ""
     flowers = html('<div class="seat-flowers tiles">{}</div>',
                    tiles(seat.flowers)) if seat.flowers else ""
+    won = html('<div class="seat-won"><span class="seat-won-label">{}</span> '
+               '<span class="tiles">{}</span></div>', ngettext(
+                   "won on:", "won %(n)d times, on:", len(seat.won_tiles)) % {
+                       "n": len(seat.won_tiles)}, tiles(seat.won_tiles)) if seat.won_tiles else ""
     return html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
-                "</div>{}{}</section>", " ".join(classes), seat.name, head,
+                "</div>{}{}{}</section>", " ".join(classes), seat.name, head,
                 _hand_html(seat.hand, best.get(seat.seat) if best else None,
                            danger if danger is not None and danger.seat == seat.seat else None),
-                melds, flowers)
+                melds, won, flowers)
 
 
 @in_each_language(at_most=16)
@@ -90,6 +94,9 @@ def _seat_words() -> dict[str, SafeString]:
                                   tile_names_module.wind_letter(wind)) for wind in "ESWN"}
     words.update({f"void {suit}": html('<span class="seat-void">{}</span>', _("void %(v)s") % {
         "v": tile_names_module.suit_name(suit)}) for suit in "mps"})
+    words["locked"] = html('<span class="seat-status seat-locked" title="{}">{}</span>',
+                           _("a winner playing on: each tile drawn is discarded unless it wins "
+                             "again (SC-H2)"), _("locked hand"))
     for key, text in (("dealer", _("dealer")), ("won", _("won")), ("ready", _("ready")),
                       ("gave up", _("gave up")), ("left", _("left"))):
         words[key] = html('<span class="seat-status">{}</span>', text)
@@ -394,6 +401,10 @@ def _action_text(kind: str, code: str, shown_codes: tuple[str, ...], suit: str,
         return _("void %(suit)s") % {"suit": tile_names_module.suit_name(suit)}
     if kind == "contract":
         return _("give up") if gives_up else _("persist")
+    if kind == "exchange":
+        shown = pgettext("between tile names", " ").join(
+            tile_names_module.tile_name(t) for t in shown_codes)
+        return _("pass %(tiles)s (换三张)") % {"tiles": shown}
     return kind
 
 
@@ -428,7 +439,8 @@ def loss_text(loss: dict[str, Any] | None) -> str:
 def decision_kind(kind: str) -> str:
     """A decision point's kind in the reader's language."""
     return {"turn": _("turn"), "claim": _("claim"), "rob_kong": _("robbing a kong"),
-            "dingque": _("void suit"), "contract": _("contract")}.get(kind, kind)
+            "dingque": _("void suit"), "contract": _("contract"),
+            "exchange": _("exchange three (换三张)")}.get(kind, kind)
 
 
 @register.simple_tag

@@ -98,7 +98,8 @@ def _cause_name(cause: str) -> str:
             "not_ready": _("查叫 at the wall's end (SC-6.4b)"),
             "flower_pig": _("花猪 payments (SC-6.4a)"), "kong": _("kong payments"),
             "refund": _("kong refunds"), "flowers": _("flower payments (PT-7.4)"),
-            "leave": _("payments for leaving the table (SC-6.6)")}.get(
+            "leave": _("payments for leaving the table (SC-6.6)"),
+            "call_transfer": _("call transfers (呼叫转移, SC-H3)")}.get(
                 cause, _("other payments"))
 
 

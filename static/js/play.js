@@ -123,3 +123,25 @@ document.addEventListener("htmx:beforeRequest", (event) => {
 });
 
 revealMoves(document);
+
+// 换三张 (SC-H1): count the ticked tiles; the confirm button waits for three of one suit
+// (without JavaScript the server refuses anything else, naming SC-H1).
+function syncExchange(root) {
+  const pick = root.querySelector(".exchange-pick");
+  if (!pick) return;
+  const form = pick.closest("form");
+  const ticked = Array.from(pick.querySelectorAll("input:checked"));
+  const suits = new Set(ticked.map((input) => input.value.slice(-1)));
+  const button = form.querySelector('.exchange-confirm button[value="exchange"]');
+  const count = form.querySelector(".exchange-count");
+  if (button) button.disabled = !(ticked.length === 3 && suits.size === 1);
+  if (count) count.textContent = `${ticked.length}/3`;
+}
+
+document.addEventListener("change", (event) => {
+  if (event.target.matches && event.target.matches(".exchange-pick input[type=checkbox]")) {
+    syncExchange(document);
+  }
+});
+document.addEventListener("htmx:afterSwap", () => syncExchange(document));
+syncExchange(document);
