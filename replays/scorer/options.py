@@ -1,0 +1,38 @@
+"""The table's rules on the scorer: the variant's presets (``Variant.PRESETS``) and its options,
+shown with the play form's own fields (``play/_rules_options.html``) and read by its reader."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.play.bot_match import PlayError
+from games.variants.registry import VARIANTS
+from replays.play.views import _option_fields, rules_of
+from replays.scorer.state import State
+
+
+def presets(variant: str) -> list[dict[str, str]]:
+    """The variant's named sets of rules, the default first (none: no choice to offer)."""
+    return [{"key": p.key, "chinese": p.chinese, "english": p.english}
+            for p in VARIANTS[variant].PRESETS.values()]
+
+
+def preset_rules(state: State) -> dict[str, Any]:
+    preset = VARIANTS[state.variant].PRESETS.get(state.preset)
+    return dict(preset.rules) if preset is not None else {}
+
+
+def rules_of_state(state: State) -> dict[str, Any]:
+    """The preset's rules with the options the page sets over them (raises PlayError naming a
+    bad value)."""
+    return {**preset_rules(state), **rules_of(state.variant, state.rules)}
+
+
+def option_fields(state: State) -> list[dict[str, Any]]:
+    """The variant's options as the play form shows them, valued as the state's rules say."""
+    try:
+        rules = rules_of_state(state)
+    except PlayError:
+        rules = preset_rules(state)
+    values = {f"{state.variant}-{name}": value for name, value in rules.items()}
+    return [group for group in _option_fields(values) if group["variant"] == state.variant]

@@ -1,0 +1,36 @@
+// The hand scorer (/score/, docs/scorer.md). The page works without this file; it adds:
+// the service worker (the page opens offline), a note when offline, and htmx showing the
+// engine's refusals (400) in place.
+(function () {
+  const script = document.currentScript;
+  const note = () => document.getElementById("scorer-offline");
+  const showOffline = (offline) => { const n = note(); if (n) n.hidden = !offline; };
+
+  if ("serviceWorker" in navigator && script) {
+    navigator.serviceWorker.register(script.dataset.sw, { scope: script.dataset.scope })
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        // Keep every file this page loaded (htmx included) for the next visit offline.
+        const keep = [location.href, ...performance.getEntriesByType("resource").map((e) => e.name)];
+        if (registration.active) registration.active.postMessage({ keep });
+      })
+      .catch(() => undefined);
+  }
+
+  window.addEventListener("online", () => showOffline(false));
+  window.addEventListener("offline", () => showOffline(true));
+  document.addEventListener("DOMContentLoaded", () => showOffline(navigator.onLine === false));
+
+  // A hand the engine refuses comes back as 400 with the reason: show it.
+  document.addEventListener("htmx:beforeSwap", (event) => {
+    if (event.detail.target && event.detail.target.id === "scorer" && event.detail.xhr.status === 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+  // No answer (offline, or the server unreachable): say so, keep the page as it was.
+  document.addEventListener("htmx:sendError", () => showOffline(true));
+  document.addEventListener("htmx:afterRequest", (event) => {
+    if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status === 400)) showOffline(false);
+  });
+})();
