@@ -70,7 +70,7 @@ def _context(state: State, answer: results.Answer) -> dict[str, Any]:
         "state": state, "answer": answer, "variant": variant,
         "variants": [(name, Match.Variant(name).label) for name in NAMES],
         "presets": presets(state.variant), "options": option_fields(state),
-        "hand": [{"code": str(t), "win": str(t) == state.win} for t in tiles_of(state.hand)],
+        "hand": _hand(state),
         "melds": [{"index": i, "code": m, "letter": m[0],
                    "tiles": [str(t) for t in meld_tiles(m)]} for i, m in enumerate(state.melds)],
         "wild": [str(t) for t in tiles_of(state.wild)],
@@ -89,6 +89,13 @@ def _context(state: State, answer: results.Answer) -> dict[str, Any]:
                                                          for p in answer.payers],
                         "variant": state.variant, "ended": True, "step": -1},
     }
+
+
+def _hand(state: State) -> list[dict[str, Any]]:
+    """The hand's tiles, the winning tile marked once (the last of its kind)."""
+    tiles = [str(t) for t in tiles_of(state.hand)]
+    last = max((i for i, code in enumerate(tiles) if code == state.win), default=-1)
+    return [{"code": code, "win": i == last} for i, code in enumerate(tiles)]
 
 
 def _keyboard(state: State, used: dict[str, int]) -> list[dict[str, Any]]:
@@ -140,7 +147,7 @@ def service_worker(request: HtmxHttpRequest) -> HttpResponse:
     response = render(request, "scorer/sw.js", {
         "version": SHELL_VERSION, "page": reverse("score"),
         "files": [static(path) for path in (
-            "css/site.css", "js/site.js", "js/scorer.js", "tiles/tiles.svg", "tiles/7z.svg")],
+            "css/site.css", "css/scorer.css", "js/site.js", "js/scorer.js", "tiles/tiles.svg", "tiles/7z.svg")],
     }, content_type="text/javascript")
     response["Service-Worker-Allowed"] = reverse("score")
     response["Cache-Control"] = "no-cache"

@@ -28,6 +28,13 @@
       event.detail.isError = false;
     }
   });
+  // A complete hand's score in view (the keyboard no longer follows the thumb then).
+  const showScore = () => {
+    const total = document.querySelector("#scorer[data-complete] .scorer-total") && document.querySelector(".scorer-chosen");
+    if (total) total.scrollIntoView({ block: "start" });
+  };
+  document.addEventListener("DOMContentLoaded", showScore);
+  document.addEventListener("htmx:afterSwap", showScore);
   // No answer (offline, or the server unreachable): say so, keep the page as it was.
   document.addEventListener("htmx:sendError", () => showOffline(true));
   document.addEventListener("htmx:afterRequest", (event) => {
