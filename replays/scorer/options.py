@@ -18,8 +18,12 @@ def presets(variant: str) -> list[dict[str, str]]:
 
 
 def preset_rules(state: State) -> dict[str, Any]:
-    preset = VARIANTS[state.variant].PRESETS.get(state.preset)
-    return dict(preset.rules) if preset is not None else {}
+    """The preset's rules that a hand's score reads (a preset also names the table's own,
+    such as SC-H1's exchange, which no position takes)."""
+    variant = VARIANTS[state.variant]
+    preset = variant.PRESETS.get(state.preset)
+    rules = preset.rules if preset is not None else {}
+    return {name: value for name, value in rules.items() if name in variant.OPTIONS}
 
 
 def rules_of_state(state: State) -> dict[str, Any]:

@@ -7,6 +7,7 @@ score reads (``Variant.SCORE_FIELDS``), and words the lines as the replay viewer
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,14 +18,16 @@ from games.core.position import FLAGS, Position, PositionError
 from games.core.settlement import deltas_of
 from games.core.table import Settled
 from games.core.tiles import Tile
+from games.core.variant import Waits
 from games.play.bot_match import PlayError
 from games.variants.positions import read_position
 from replays.matches.engine_refusals import render
 from replays.matches.settlement_lines import LineView, line_views
+from replays.models import Match
 from replays.puzzles.kinds import wind
-from replays.tile_names import tile_name
 from replays.scorer.options import rules_of_state
 from replays.scorer.state import WINDS, State, meld_tiles, notation, tiles_of
+from replays.tile_names import tile_name
 
 
 @dataclass
@@ -93,11 +96,9 @@ def answer(state: State) -> Answer:
     wanted_wilds = state.cls.WILDCARD_KINDS
     if count == 0:
         return Answer(prompt=_("Tap the tiles of the winning hand below."))
-    for code, copies in sorted(state.used().items()):
-        if copies > 4:
-            return Answer(status=400, error=_(
-                "%(n)s copies of %(tile)s: the game has only 4 of each tile (C-1).") % {
-                    "n": copies, "tile": tile_name(code)})
+    problem = _tile_problem(state)
+    if problem:
+        return Answer(status=400, error=problem)
     if wanted_wilds and len(_wild_tiles(state)) != wanted_wilds:
         return Answer(prompt=_("Set the hand's %(name)s first: %(n)s kind(s), tapped in the "
                                "%(name)s row.") % {"name": state.cls.WILDCARD_LABEL,
@@ -112,26 +113,56 @@ def answer(state: State) -> Answer:
                 "count": count, "full": full} if count < full else "")
     if not state.win:
         return Answer(prompt=_("Tap the winning tile in the hand to mark it."))
+    if state.how != "self_draw" and state.discarder == state.seat:
+        return Answer(status=400, error=_("The winner can't win on their own discard: choose "
+                                          "who discarded (C-5)."))
     try:
         position = read_position(position_json(state))
         score = position.variant.score(position)
     except PlayError as error:
         return Answer(status=400, error=str(error))
     except PositionError as error:
-        return Answer(status=400, error=render(message_of(error)))
+        return Answer(status=400, error=_named(render(message_of(error))))
     result = score.to_json()
     if not score.win:
         reason = str(result.get("reason") or "")
         return Answer(status=200, score=result, error=_("Not a win: %(reason)s") % {
-            "reason": render(score.reason or reason)})
+            "reason": _named(render(score.reason or reason))})
     discarder = None if state.how == "self_draw" else WINDS.index(state.discarder)
-    if discarder == position.seat:
-        return Answer(status=400, error=_("The winner can't win on their own discard: choose "
-                                          "who discarded (C-5)."))
     lines = position.variant.win_lines(position, score, discarder)
     return Answer(score=result, lines=line_views([Settled(0, line) for line in lines],
                                                  players(position), [0, 0, 0, 0]),
                   payers=_payers(position, deltas_of(lines)))
+
+
+def _tile_problem(state: State) -> str:
+    """What the keyboard can't stop a link from holding: a fifth copy, a tile the variant
+    doesn't play (its TILES_RULE), a white held in Putian-like hands that lay whites out."""
+    variant = state.cls
+    kinds = set(variant.tile_kinds())
+    whites_out = {kind for kind in variant.FLOWER_KINDS
+                  if kind not in {t.kind for t in tiles_of(state.wild)}}
+    for code, copies in sorted(state.used().items()):
+        kind = Tile.parse(code).kind
+        if copies > 4:
+            return _("%(n)s copies of %(tile)s: the game has only 4 of each tile (C-1).") % {
+                "n": copies, "tile": tile_name(code)}
+        if kind not in kinds:
+            return _("%(tile)s is not a tile of %(variant)s (%(rule)s).") % {
+                "tile": tile_name(code), "variant": Match.Variant(state.variant).label,
+                "rule": variant.TILES_RULE}
+        if kind in whites_out:
+            return _("%(tile)s is laid out as a flower, not held: count it under the "
+                     "laid-out whites (PT-3).") % {"tile": tile_name(code)}
+    return ""
+
+
+def _named(text: str) -> str:
+    """An engine sentence the catalogue doesn't hold, its tile codes as tile names."""
+    return _CODE.sub(lambda found: tile_name(found.group(0)), text)
+
+
+_CODE = re.compile(r"(?<![\w#/.-])[1-9][mpsz](?![\w-])")
 
 
 def players(position: Position) -> list[str]:
@@ -150,10 +181,11 @@ def _waits(state: State) -> Answer:
     try:
         position = read_position(position_json(state, waiting=True))
         found = position.variant.waits(position)
+        assert isinstance(found, Waits)  # a hand one tile short gets its waits
     except PlayError as error:
         return Answer(status=400, error=str(error))
     except PositionError as error:
-        return Answer(status=400, error=render(message_of(error)))
+        return Answer(status=400, error=_named(render(message_of(error))))
     waits = [{"tile": str(w.tile), "remaining": w.remaining, "score": w.score.to_json(),
               "query": state.query(hand=_with(state.hand, str(w.tile)), win=str(w.tile))}
              for w in found.waits]
