@@ -40,3 +40,24 @@ def option_fields(state: State) -> list[dict[str, Any]]:
         rules = preset_rules(state)
     values = {f"{state.variant}-{name}": value for name, value in rules.items()}
     return [group for group in _option_fields(values) if group["variant"] == state.variant]
+
+
+def changed_rules(state: State) -> dict[str, str]:
+    """The page's option fields that say something the preset (or the default) doesn't: what
+    the state's link keeps (the form sends every field)."""
+    variant = VARIANTS[state.variant]
+    base = preset_rules(state)
+    kept = {}
+    for key, raw in state.rules.items():
+        name = key.removeprefix(f"{state.variant}-")
+        option = variant.OPTIONS.get(name)
+        if option is None:
+            continue
+        standard = base.get(name, option.default)
+        if isinstance(option.default, bool):
+            same = (raw in ("on", "true", "1", "yes")) == standard
+        else:
+            same = raw.strip() == str(standard)
+        if not same:
+            kept[key] = raw
+    return kept

@@ -27,7 +27,7 @@ from replays.htmx import HtmxHttpRequest, wants_fragment
 from replays.matches.board import banked_fans
 from replays.models import Match
 from replays.scorer import results
-from replays.scorer.options import option_fields, presets
+from replays.scorer.options import changed_rules, option_fields, presets
 from replays.scorer.state import WINDS, State, meld_tiles, tiles_of
 from replays.tile_names import suit_name, wildcard_name
 
@@ -43,7 +43,7 @@ def score(request: HtmxHttpRequest) -> HttpResponse:
     state = State.read(data)
     if "applied" in data and data.get("applied") != state.preset:
         state = replace(state, rules={})  # a preset just picked: its rules, not the old fields
-    state = state.tapped(data)
+    state = replace(state.tapped(data), rules=changed_rules(state))
     link = f"{reverse('score')}?{state.query()}"
     if not wants_fragment(request) and data and dict(data.lists()) != dict(
             QueryDict(state.query()).lists()):

@@ -28,7 +28,7 @@ self.addEventListener("fetch", (event) => {
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith("/static/")) {
-    event.respondWith(caches.match(request).then((hit) => hit || fetch(request)));
+    event.respondWith(caches.match(request, { ignoreVary: true }).then((hit) => hit || fetch(request)));
     return;
   }
   if (!url.pathname.startsWith(PAGE)) return;
@@ -36,12 +36,17 @@ self.addEventListener("fetch", (event) => {
   const key = fragment ? url.href + (url.search ? "&" : "?") + "fragment=1" : request;
   // Network first: a result is kept as it comes; offline, the kept one, else the page itself
   // (which says it is offline).
-  event.respondWith(fetch(request).then((response) => {
-    if (response.ok || response.status === 400) {
-      const copy = response.clone();
-      caches.open(CACHE).then((cache) => cache.put(key, copy));
+  event.respondWith((async () => {
+    const cache = await caches.open(CACHE);
+    try {
+      const response = await fetch(request);
+      if (response.ok || response.status === 400) await cache.put(key, response.clone());
+      return response;
+    } catch (offline) {
+      // Ignore Vary: the kept page answered this link, whatever the cookies since.
+      return (await cache.match(key, { ignoreVary: true })) ||
+        (fragment ? Response.error() : cache.match(PAGE, { ignoreVary: true }));
     }
-    return response;
-  }).catch(() => caches.match(key).then((hit) => hit || (fragment ? Response.error() : caches.match(PAGE)))));
+  })());
 });
 {% endautoescape %}
