@@ -154,6 +154,10 @@ class State:
                 wild = [*wild[-(self.cls.WILDCARD_KINDS - 1):], tile] if (
                     self.cls.WILDCARD_KINDS > 1) else [tile]
             return replace(self, wild=notation(wild))
+        held_wild = {t.kind for t in tiles_of(self.wild)}
+        if tile.kind in self.cls.FLOWER_KINDS and tile.kind not in held_wild:
+            # A flower is laid out, never held (PT-3): the tap counts it.
+            return replace(self, flowers=min(self.flowers + 1, 4))
         if self.mode in MELD_LETTERS:
             meld = f"{self.mode}{code}"
             return replace(self, melds=(*self.melds, meld)) if _meld_ok(meld) else self

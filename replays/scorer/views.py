@@ -24,7 +24,7 @@ from games.core.readers import BANK_ITEMS
 from games.core.tiles import TILES
 from games.variants.registry import NAMES, VARIANTS
 from replays.htmx import HtmxHttpRequest, wants_fragment
-from replays.matches.board import banked_fans
+from replays.matches.board import TileView, banked_fans
 from replays.models import Match
 from replays.scorer import results
 from replays.scorer.options import changed_rules, option_fields, presets
@@ -92,26 +92,35 @@ def _context(state: State, answer: results.Answer) -> dict[str, Any]:
 
 
 def _hand(state: State) -> list[dict[str, Any]]:
-    """The hand's tiles, the winning tile marked once (the last of its kind)."""
-    tiles = [str(t) for t in tiles_of(state.hand)]
-    last = max((i for i, code in enumerate(tiles) if code == state.win), default=-1)
-    return [{"code": code, "win": i == last} for i, code in enumerate(tiles)]
+    """The hand's tiles, wildcards marked, the winning tile marked once (the last of its kind)."""
+    tiles = tiles_of(state.hand)
+    wild = {t.kind for t in tiles_of(state.wild)}
+    last = max((i for i, t in enumerate(tiles) if str(t) == state.win), default=-1)
+    return [{"code": str(t), "view": TileView(t, wild=t.kind in wild, winning=i == last)}
+            for i, t in enumerate(tiles)]
 
 
 def _keyboard(state: State, used: dict[str, int]) -> list[dict[str, Any]]:
     """The variant's tiles in rows by suit (honours last), each with its copies left."""
     rows: dict[str, list[dict[str, Any]]] = {}
+    wild = {t.kind for t in tiles_of(state.wild)}
     for kind in state.cls.tile_kinds():
         code = str(TILES[kind])
         row = code[1] if kind < 27 else "z"
-        rows.setdefault(row, []).append({"code": code, "full": used.get(code, 0) >= 4})
+        rows.setdefault(row, []).append({"code": code, "full": used.get(code, 0) >= 4,
+                                         "view": TileView(TILES[kind], wild=kind in wild)})
     names = {"m": suit_name("m"), "p": suit_name("p"), "s": suit_name("s"), "z": _("Honours")}
     return [{"suit": suit, "name": names[suit], "tiles": tiles} for suit, tiles in rows.items()]
 
 
 def _modes(state: State) -> list[tuple[str, str]]:
     variant = state.cls
-    modes = [("hand", _("Hand")), ("win", _("Winning tile"))]
+    modes = [("hand", _("Hand"))]
+    if variant.WILDCARD_KINDS:  # set once per hand, first
+        name = wildcard_name(variant)
+        modes.append(("g", name if name == variant.WILDCARD_LABEL
+                       else f"{name} {variant.WILDCARD_LABEL}"))
+    modes.append(("win", _("Winning tile")))
     if variant.HAS_PUNG:
         modes.append(("p", _("Pung 碰")))
     if variant.HAS_CHOW:
@@ -119,8 +128,6 @@ def _modes(state: State) -> list[tuple[str, str]]:
     if "exposed" in variant.KONG_KINDS:
         modes.append(("k", _("Kong 杠")))
     modes.append(("a", _("Concealed kong 暗杠")))
-    if variant.WILDCARD_KINDS:
-        modes.append(("g", wildcard_name(variant) + " " + variant.WILDCARD_LABEL))
     return modes
 
 

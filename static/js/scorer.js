@@ -31,7 +31,7 @@
   // A complete hand's score in view (the keyboard no longer follows the thumb then).
   const showScore = () => {
     const total = document.querySelector("#scorer[data-complete] .scorer-total") && document.querySelector(".scorer-chosen");
-    if (total) total.scrollIntoView({ block: "start" });
+    if (total && window.matchMedia("(max-width: 899px)").matches) total.scrollIntoView({ block: "start" });
   };
   document.addEventListener("DOMContentLoaded", showScore);
   document.addEventListener("htmx:afterSwap", showScore);
