@@ -154,3 +154,33 @@ def test_it_serves_its_service_worker_and_manifest(client: Client) -> None:
     assert worker["Service-Worker-Allowed"] == "/score/" and "caches.open" in worker.content.decode()
     manifest = json.loads(client.get("/score/manifest.webmanifest").content)
     assert manifest["start_url"] == "/score/" and manifest["display"] == "standalone"
+
+
+def test_it_marks_melds_and_wildcards_by_tapping(client: Client) -> None:
+    def tap(query: str, more: str) -> str:
+        response = page(client, f"{query}&{more}")
+        assert response.status_code == 302
+        return urlsplit(response["Location"]).query
+
+    state = tap("v=jiaxing&seat=S&round=E", "mode=g&add=5p")
+    assert parse_qs(state)["g"] == ["5p"] and "mode" not in parse_qs(state)  # back to the hand
+    state = tap(state, "mode=p&add=7z")
+    assert parse_qs(state)["m"] == ["p7z"]
+    for code in ["1m", "1m", "1m", "2m", "2m", "2m", "3m", "3m", "3m", "9m", "9m"]:
+        state = tap(state, f"add={code}")
+    assert parse_qs(state)["w"] == ["9m"]  # the tile that completed the hand
+    score, deltas = engine({"variant": "jiaxing", "hand": "11122233399m", "win_tile": "9m",
+                            "melds": [{"type": "peng", "tile": "7z"}], "wildcards": ["5p"],
+                            "seat": 1, "round_wind": "E", "self_draw": True})
+    shown = text(client.get(f"/score/?{state}"))
+    assert score["win"] and f"{score['points']} points ({score['tai']} tai" in shown
+    assert f"+{deltas[1]}" in shown and "Pung 碰" in shown
+
+
+def test_it_runs_the_state_modules_examples() -> None:
+    import doctest
+
+    from replays.scorer import state
+
+    result = doctest.testmod(state)
+    assert result.attempted and not result.failed

@@ -153,14 +153,16 @@ class State:
             if tile not in wild:
                 wild = [*wild[-(self.cls.WILDCARD_KINDS - 1):], tile] if (
                     self.cls.WILDCARD_KINDS > 1) else [tile]
-            return replace(self, wild=notation(wild))
+            done = len(wild) >= self.cls.WILDCARD_KINDS  # set once: back to the hand
+            return replace(self, wild=notation(wild), mode="hand" if done else self.mode)
         held_wild = {t.kind for t in tiles_of(self.wild)}
         if tile.kind in self.cls.FLOWER_KINDS and tile.kind not in held_wild:
             # A flower is laid out, never held (PT-3): the tap counts it.
             return replace(self, flowers=min(self.flowers + 1, 4))
         if self.mode in MELD_LETTERS:
             meld = f"{self.mode}{code}"
-            return replace(self, melds=(*self.melds, meld)) if _meld_ok(meld) else self
+            return replace(self, melds=(*self.melds, meld), mode="hand") if _meld_ok(
+                meld) else self
         hand = notation([*tiles_of(self.hand), tile])
         win = self.win
         if self.mode == "win" or (not win and self.tiles_count(hand) == self.full_size):

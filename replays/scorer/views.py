@@ -107,7 +107,8 @@ def _keyboard(state: State, used: dict[str, int]) -> list[dict[str, Any]]:
     for kind in state.cls.tile_kinds():
         code = str(TILES[kind])
         row = code[1] if kind < 27 else "z"
-        rows.setdefault(row, []).append({"code": code, "full": used.get(code, 0) >= 4,
+        most = state.cls.WILDCARD_COPIES if kind in wild else 4  # PT-2: a gold is turned up
+        rows.setdefault(row, []).append({"code": code, "full": used.get(code, 0) >= most,
                                          "view": TileView(TILES[kind], wild=kind in wild)})
     names = {"m": suit_name("m"), "p": suit_name("p"), "s": suit_name("s"), "z": _("Honours")}
     return [{"suit": suit, "name": names[suit], "tiles": tiles} for suit, tiles in rows.items()]

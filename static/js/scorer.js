@@ -21,6 +21,11 @@
   window.addEventListener("offline", () => showOffline(true));
   document.addEventListener("DOMContentLoaded", () => showOffline(navigator.onLine === false));
 
+  // Picking where the next tap goes asks the server nothing: the tap carries it.
+  document.addEventListener("change", (event) => {
+    if (event.target && event.target.name === "mode") event.stopPropagation();
+  }, true);
+
   // A hand the engine refuses comes back as 400 with the reason: show it.
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.target && event.detail.target.id === "scorer" && event.detail.xhr.status === 400) {
