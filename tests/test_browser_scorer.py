@@ -58,3 +58,15 @@ def test_it_scores_a_tapped_sichuan_hand_and_opens_offline(browser: Browser, sit
     expect(page.locator("h1")).to_have_text("Score this hand")
     expect(page.locator("#scorer-offline")).to_be_visible()
     context.close()
+
+
+def test_it_keeps_every_tap_of_a_quick_thumb(browser: Browser, site: str) -> None:
+    """Taps faster than the answers come are sent one after another, none lost."""
+    context = browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
+    page = context.new_page()
+    page.goto(f"{site}/score/?v=sichuan")
+    page.evaluate("""codes => { for (const code of codes) document.querySelector(
+        `button.scorer-key[value="${code}"]`).click(); }""", HAND[:7])
+    expect(page.locator(".scorer-count")).to_contain_text("7 / 14 tiles")
+    expect(page).to_have_url(f"{site}/score/?v=sichuan&h=1112223m&how=self_draw&seat=S")
+    context.close()

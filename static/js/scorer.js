@@ -26,6 +26,30 @@
     if (event.target && event.target.name === "mode") event.stopPropagation();
   }, true);
 
+  // Taps are sent one after another, each with the form the previous one left: a quick
+  // thumb on a slow network loses none (htmx alone would drop taps while one is on its way).
+  const taps = [];
+  let sending = false;
+  const sendNext = () => {
+    const form = document.getElementById("scorer");
+    if (sending || !taps.length || !form) return;
+    const [name, value] = taps.shift();
+    const params = new URLSearchParams(new FormData(form));
+    params.set(name, value);
+    sending = true;
+    const done = () => { sending = false; sendNext(); };
+    window.htmx.ajax("GET", `${form.getAttribute("action")}?${params}`,
+      { target: "#scorer", swap: "outerHTML" }).then(done, done);
+  };
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest && event.target.closest(
+      "#scorer button[name=add], #scorer button[name=drop]");
+    if (!button || !window.htmx) return;
+    event.preventDefault();
+    taps.push([button.name, button.value]);
+    sendNext();
+  });
+
   // A hand the engine refuses comes back as 400 with the reason: show it.
   document.addEventListener("htmx:beforeSwap", (event) => {
     if (event.detail.target && event.detail.target.id === "scorer" && event.detail.xhr.status === 400) {
