@@ -96,7 +96,7 @@ def answer(state: State) -> Answer:
     wanted_wilds = state.cls.WILDCARD_KINDS
     if count == 0:
         return Answer(prompt=_("Tap the tiles of the winning hand below."))
-    problem = _tile_problem(state)
+    problem = _tile_problem(state) or _meld_problem(state)
     if problem:
         return Answer(status=400, error=problem)
     if wanted_wilds and len(_wild_tiles(state)) != wanted_wilds:
@@ -154,6 +154,23 @@ def _tile_problem(state: State) -> str:
         if kind in whites_out:
             return _("%(tile)s is laid out as a flower, not held: count it under the "
                      "laid-out whites (PT-3).") % {"tile": tile_name(code)}
+    return ""
+
+
+def _meld_problem(state: State) -> str:
+    """A meld the variant doesn't have (a link may hold one the keyboard doesn't offer)."""
+    variant = state.cls
+    for code in state.melds:
+        event = {"p": "peng", "c": "chi"}.get(code[0])
+        if event in variant.MISSING_EVENTS:
+            rule = variant.MISSING_EVENTS[event]
+        elif code[0] == "k" and "exposed" not in variant.KONG_KINDS:
+            rule = variant.KONG_RULE
+        else:
+            continue
+        return _("%(variant)s has no such meld: %(tiles)s (%(rule)s).") % {
+            "variant": Match.Variant(state.variant).label, "rule": rule,
+            "tiles": " ".join(tile_name(str(t)) for t in meld_tiles(code))}
     return ""
 
 
