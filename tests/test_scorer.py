@@ -187,3 +187,28 @@ def test_it_runs_the_state_modules_examples() -> None:
 
     result = doctest.testmod(state)
     assert result.attempted and not result.failed
+
+
+def test_it_settles_a_win_as_the_table_does() -> None:
+    """``Variant.win_lines`` (the scorer's settlement) gives the lines a table paid for the same
+    win, where the table had nothing else to settle (no contract, everyone still in; Putian's
+    算花 between the losers is the table's own)."""
+    from games.bots.simulation import simulate
+    from games.training.pay_puzzles import win_spots
+
+    checked = dict.fromkeys(VARIANTS, 0)
+    for variant in VARIANTS:
+        for seed in range(8):
+            for spot in win_spots(simulate(variant, 3, seed)):
+                table = spot.puzzle["table"]
+                if (table.get("contracts") or table.get("gave_up")
+                        or len(table.get("still_in", range(4))) != 4):
+                    continue
+                position = read_position(spot.puzzle["position"])
+                score = position.variant.score(position)
+                lines = [line.to_json() for line in position.variant.win_lines(
+                    position, score, table["discarder"]) if line.cause == "win"]
+                assert lines == [line for line in spot.answer["lines"]
+                                 if line["cause"] == "win"], (variant, seed)
+                checked[variant] += 1
+    assert min(checked.values()) >= 2, checked
