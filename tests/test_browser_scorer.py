@@ -45,8 +45,9 @@ def test_it_scores_a_tapped_sichuan_hand_and_opens_offline(browser: Browser, sit
     assert "w=9m" in page.url and "h=11122233345699m" in page.url  # the link is the result
 
     # The service worker takes the page; loaded once more online, the result is kept.
-    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # Controlled by the worker (evaluate: the page's policy refuses wait_for_function's eval).
+    page.evaluate("""() => navigator.serviceWorker.controller ? true : new Promise((done) =>
+        navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))""")
     page.reload()
     expect(page.locator(".scorer-total")).to_have_text("8 points (4 fan)")
 
