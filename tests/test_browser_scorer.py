@@ -50,6 +50,9 @@ def test_it_scores_a_tapped_sichuan_hand_and_opens_offline(browser: Browser, sit
         navigator.serviceWorker.addEventListener("controllerchange", () => done(true)))""")
     page.reload()
     expect(page.locator(".scorer-total")).to_have_text("8 points (4 fan)")
+    # Installable: Chromium finds nothing wrong but the test's private window.
+    errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")
+    assert {e["errorId"] for e in errors["installabilityErrors"]} <= {"in-incognito"}
 
     context.set_offline(True)
     page.reload()

@@ -31,7 +31,7 @@ from replays.scorer.options import changed_rules, option_fields, presets
 from replays.scorer.state import WINDS, State, meld_tiles, tiles_of
 from replays.tile_names import suit_name, wildcard_name
 
-SHELL_VERSION = "1"
+SHELL_VERSION = "2"
 """Bump to make installed service workers fetch the page's files again."""
 
 

@@ -19,7 +19,8 @@
 
   window.addEventListener("online", () => showOffline(false));
   window.addEventListener("offline", () => showOffline(true));
-  document.addEventListener("DOMContentLoaded", () => showOffline(navigator.onLine === false));
+  // A page the worker kept comes with its note shown; the browser may know it is offline too.
+  document.addEventListener("DOMContentLoaded", () => { if (navigator.onLine === false) showOffline(true); });
 
   // Picking where the next tap goes asks the server nothing: the tap carries it.
   document.addEventListener("change", (event) => {
@@ -35,12 +36,20 @@
     if (sending || !taps.length || !form) return;
     const [name, value] = taps.shift();
     const params = new URLSearchParams(new FormData(form));
-    params.set(name, value);
+    if (name) params.set(name, value);
     sending = true;
     const done = () => { sending = false; sendNext(); };
     window.htmx.ajax("GET", `${form.getAttribute("action")}?${params}`,
       { target: "#scorer", swap: "outerHTML" }).then(done, done);
   };
+  // A changed field goes the same way, after the taps before it (else answers could cross).
+  document.addEventListener("change", (event) => {
+    const field = event.target;
+    if (!window.htmx || !field.closest || !field.closest("#scorer") || field.name === "mode") return;
+    event.stopPropagation();
+    taps.push([null, null]);
+    sendNext();
+  }, true);
   document.addEventListener("click", (event) => {
     const button = event.target.closest && event.target.closest(
       "#scorer button[name=add], #scorer button[name=drop]");
@@ -67,6 +76,8 @@
   // No answer (offline, or the server unreachable): say so, keep the page as it was.
   document.addEventListener("htmx:sendError", () => showOffline(true));
   document.addEventListener("htmx:afterRequest", (event) => {
-    if (event.detail.successful || (event.detail.xhr && event.detail.xhr.status === 400)) showOffline(false);
+    const xhr = event.detail.xhr;
+    if (!xhr || !(event.detail.successful || xhr.status === 400)) return;
+    showOffline(xhr.getResponseHeader("X-Scorer-Kept") === "1");  // kept: still offline
   });
 })();

@@ -23,6 +23,15 @@ self.addEventListener("message", (event) => {
     cache.match(url).then((hit) => hit || cache.add(url).catch(() => undefined))))));
 });
 
+// A kept answer says so: a header for htmx, and a page shows its offline note.
+async function kept(hit, fragment) {
+  const headers = new Headers(hit.headers);
+  headers.set("X-Scorer-Kept", "1");
+  const body = fragment ? await hit.text()
+    : (await hit.text()).replace("data-offline-note hidden", "data-offline-note");
+  return new Response(body, { status: hit.status, headers });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
@@ -44,8 +53,9 @@ self.addEventListener("fetch", (event) => {
       return response;
     } catch (offline) {
       // Ignore Vary: the kept page answered this link, whatever the cookies since.
-      return (await cache.match(key, { ignoreVary: true })) ||
-        (fragment ? Response.error() : cache.match(PAGE, { ignoreVary: true }));
+      const hit = (await cache.match(key, { ignoreVary: true })) ||
+        (fragment ? null : await cache.match(PAGE, { ignoreVary: true }));
+      return hit ? kept(hit, fragment) : Response.error();
     }
   })());
 });
