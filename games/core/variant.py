@@ -267,6 +267,8 @@ class Variant:
     """Copies of a wildcard kind in play (PT-2: a gold kind's turned-up tile is out)."""
     FLOWER_KINDS: ClassVar[tuple[int, ...]] = ()
     """Kinds laid out as flowers when they are not wildcards (PT-3: White)."""
+    FLOWER_RULE: ClassVar[str] = "C-1"
+    """The rule that lays flowers out (PT-3), cited where a flower is held."""
     PUZZLE_PUNGS_ONLY: ClassVar[float] = 0.0
     """How often a generated puzzle hand is made of pungs only (a pattern, JX-5.3)."""
     LEAVE_CHARGE: ClassVar[str | None] = None

@@ -52,6 +52,7 @@ class Putian(Variant):
     HAND_SIZE = 16
     HAS_FLOWERS = True
     FLOWER_KINDS = (WHITE,)
+    FLOWER_RULE = "PT-3"
     HAS_PUNG = False
     WILDCARD_COPIES = 3
     WILDCARDS_DISCARDABLE = False

@@ -137,7 +137,7 @@ def answer(state: State) -> Answer:
 
 def _tile_problem(state: State) -> str:
     """What the keyboard can't stop a link from holding: a fifth copy, a tile the variant
-    doesn't play (its TILES_RULE), a white held in Putian-like hands that lay whites out."""
+    doesn't play (its TILES_RULE), a flower held where flowers are laid out (its FLOWER_RULE)."""
     variant = state.cls
     kinds = set(variant.tile_kinds())
     whites_out = {kind for kind in variant.FLOWER_KINDS
@@ -153,7 +153,8 @@ def _tile_problem(state: State) -> str:
                 "rule": variant.TILES_RULE}
         if kind in whites_out:
             return _("%(tile)s is laid out as a flower, not held: count it under the "
-                     "laid-out whites (PT-3).") % {"tile": tile_name(code)}
+                     "laid-out whites (%(rule)s).") % {"tile": tile_name(code),
+                                                        "rule": variant.FLOWER_RULE}
     return ""
 
 
