@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("replays.operations.urls")),
     path("", include("replays.play.urls")),
     path("", include("replays.tables.urls")),
+    path("", include("replays.scorer.urls")),
 ]

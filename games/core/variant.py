@@ -17,13 +17,16 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from games.core import shapes
 from games.core.messages import Message
 from games.core.position import Position, PositionError
 from games.core.reading import Reading, readings
 from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
+
+if TYPE_CHECKING:
+    from games.core.settlement import Payment
 
 
 @dataclass(frozen=True)
@@ -264,6 +267,8 @@ class Variant:
     """Copies of a wildcard kind in play (PT-2: a gold kind's turned-up tile is out)."""
     FLOWER_KINDS: ClassVar[tuple[int, ...]] = ()
     """Kinds laid out as flowers when they are not wildcards (PT-3: White)."""
+    FLOWER_RULE: ClassVar[str] = "C-1"
+    """The rule that lays flowers out (PT-3), cited where a flower is held."""
     PUZZLE_PUNGS_ONLY: ClassVar[float] = 0.0
     """How often a generated puzzle hand is made of pungs only (a pattern, JX-5.3)."""
     LEAVE_CHARGE: ClassVar[str | None] = None
@@ -298,10 +303,23 @@ class Variant:
     the hand would cost it anyway (0 where discards can't win)."""
     FIRST_DEALER: ClassVar[int | None] = None
     """Who deals the first hand (JX-1: seat 0); None: drawn at random (PT-1, SC-1)."""
+    SCORE_FIELDS: ClassVar[tuple[str, ...]] = ()
+    """The position's fields besides the tiles, ``self_draw`` and ``rules`` that the variant's
+    ``score`` reads (``seat`` for the winner's seat wind, ``round_wind``, ``bank``, ``flowers``,
+    ``void``, ``dealer_streak`` and the FLAGS it scores): what a form scoring a hand asks."""
     ARENA_DISASTERS: ClassVar[dict[str, str]] = {}
     """The payments the bots' arena counts as disasters (``games.bots.arena``): a key
     names a payment line by its rule id (``JX-10.2``), its cause (``flower_pig``) or its
     cause and the win's way (``win:rob_gold``); the value is the label shown."""
+
+    @classmethod
+    def win_lines(cls, position: Position, score: Score,
+                  discarder: int | None) -> list[Payment]:
+        """The payment lines of this one win at a table of four where nothing else is settled
+        (no contract, everyone still in, no other seat's flowers): who pays the winner
+        (``position.seat``) what. ``discarder`` is the seat that discarded the winning tile
+        or was robbed of it (None for a self-draw)."""
+        raise NotImplementedError
 
     @classmethod
     def tile_kinds(cls) -> list[int]:

@@ -89,6 +89,23 @@ class Jiaxing(Variant):
     PUZZLE_PUNGS_ONLY = 0.3
     PUZZLE_WAYS = ("after_kong",)  # JX-7.2 杠上开花
     LEAVE_CHARGE = "JX-10.6"
+    SCORE_FIELDS = ("seat", "round_wind", "bank", "after_kong", "robbing_kong", "last_tile",
+                    "first_turn")  # JX-6.4 winds, JX-7.2–7.11
+
+    @classmethod
+    def win_lines(cls, position: Position, score: Score,
+                  discarder: int | None) -> list[settlement.Payment]:
+        """Every other seat pays base × tai × 2^fan (JX-10.1); a robbed seat more (JX-10.4).
+
+        >>> from games.variants import read_position
+        >>> p = read_position({"variant": "jiaxing", "hand": "11122233344455m", "win_tile": "5m",
+        ...     "wildcards": ["9p"], "seat": 2, "self_draw": True})
+        >>> [(line.payer, line.amount) for line in Jiaxing.win_lines(p, Jiaxing.score(p), None)]
+        [(0, 7), (1, 7), (3, 7)]
+        """
+        return settlement.jiaxing_win_payments(
+            position.seat, int(position.rule("base")), score.tai or 0, score.fan or 0,
+            robbed=discarder if position.robbing_kong else None)
 
     @classmethod
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:

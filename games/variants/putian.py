@@ -52,10 +52,32 @@ class Putian(Variant):
     HAND_SIZE = 16
     HAS_FLOWERS = True
     FLOWER_KINDS = (WHITE,)
+    FLOWER_RULE = "PT-3"
     HAS_PUNG = False
     WILDCARD_COPIES = 3
     WILDCARDS_DISCARDABLE = False
     PUZZLE_WAYS = ("robbing_gold", "bomb")  # PT-5.5 抢金, PT-5.6 / PT-7.3 bombs
+    SCORE_FIELDS = ("seat", "flowers", "dealer_streak", "robbing_gold", "bomb",
+                    "first_turn")  # PT-3, PT-7.1, PT-5.4–5.6, PT-7.2's dealer
+
+    @classmethod
+    def win_lines(cls, position: Position, score: Score,
+                  discarder: int | None) -> list[settlement.Payment]:
+        """Each loser pays (base + the winner's flower points) × 2, the dealer 2 more, or a
+        bomb's stake (PT-7.2, PT-7.3); the others' flowers are not counted here (PT-7.4).
+
+        >>> from games.variants import read_position
+        >>> p = read_position({"variant": "putian", "hand": "11122233344455566m",
+        ...     "win_tile": "6m", "wildcards": ["9p", "9s"], "seat": 1, "self_draw": True})
+        >>> [(line.payer, line.amount) for line in Putian.win_lines(p, Putian.score(p), None)]
+        [(0, 4), (2, 2), (3, 2)]
+        """
+        flowers = [0, 0, 0, 0]
+        flowers[position.seat] = int(score.extra.get("flower_points", 0))
+        bomb = score.extra.get("bomb")
+        return settlement.putian_win_payments(
+            position.seat, position.dealer, dealer_streak=position.dealer_streak,
+            flower_points=flowers, bomb=None if bomb == "small" else bomb)
 
     @classmethod
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:

@@ -60,6 +60,25 @@ class Sichuan(Variant):
     HAS_VOID = True
     PUZZLE_WAYS = ("after_kong",)  # SC-5.16 杠上花
     LEAVE_CHARGE = "SC-6.6"
+    SCORE_FIELDS = ("seat", "void", "after_kong", "after_kong_discard", "robbing_kong",
+                    "last_tile", "first_turn")  # SC-2, SC-5.11–5.18, SC-H8
+
+    @classmethod
+    def win_lines(cls, position: Position, score: Score,
+                  discarder: int | None) -> list[settlement.Payment]:
+        """The discarder pays (SC-6.1; the robbed seat for 抢杠胡), or on one's own tile every
+        other seat (SC-6.2, with SC-H4's base more).
+
+        >>> from games.variants import read_position
+        >>> p = read_position({"variant": "sichuan", "hand": "111234567m78999p",
+        ...     "win_tile": "9p", "void": "s", "seat": 1})
+        >>> [(line.payer, line.amount) for line in Sichuan.win_lines(p, Sichuan.score(p), 0)]
+        [(0, 1)]
+        """
+        return settlement.sichuan_win_payments(
+            position.seat, score.fan or 0, score.points,
+            discarder=None if position.own_draw else discarder, still_in=range(4),
+            base_bonus=self_draw_base_bonus(score))
 
     @classmethod
     def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:
