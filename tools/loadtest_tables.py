@@ -210,15 +210,23 @@ class Stats:
     stale: int = 0
     errors: list[str] = field(default_factory=list)
     tables_over: int = 0
+    socket_retries: int = 0
 
 
 async def play(browser: Browser, pid: str, seat: int, stats: Stats, until: float,
                rng: random.Random, think: float = 0.0, via_socket: bool = False) -> None:
-    try:
-        socket = await Socket.open(browser, f"/tables/{pid}/ws")
-    except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
-        stats.errors.append(f"socket: {error}")
-        return
+    socket = None
+    for attempt in range(5):  # as the page's script does: a refused socket is opened again
+        try:
+            socket = await Socket.open(browser, f"/tables/{pid}/ws")
+            break
+        except (OSError, ConnectionError, asyncio.IncompleteReadError) as error:
+            if attempt == 4:
+                stats.errors.append(f"socket: {error}")
+                return
+            stats.socket_retries += 1
+            await asyncio.sleep(rng.uniform(0.5, 1.5) * (attempt + 1))
+    assert socket is not None
     arrivals = stats.seen.setdefault((pid, seat), [])
     latest: dict[str, Any] = {}
     changed = asyncio.Event()
@@ -367,6 +375,7 @@ async def run(ports: list[int], tables: int, seconds: float, hands: int,
             "update_ms": summary(updates), "act_ms": summary([a[3] for a in stats.actions]),
             "stale_409": stats.stale, "errors": len(stats.errors),
             "first_errors": stats.errors[:5], "missed_updates": missed,
+            "socket_retries": stats.socket_retries,
             "tables_over": stats.tables_over}
 
 
