@@ -10,7 +10,9 @@ settlement counts it (C-6).
 
 The redeal keeps every count a seat can see (hand sizes, melds, rivers, laid-out
 whites, the wall's length) but not what the others' play implies about their
-hands: a seat that declined a pung may be dealt that pair.
+hands: a seat that declined a pung may be dealt that pair. Three tiles another seat has
+set aside for 换三张 (SC-H1) are dealt again with the rest, and set aside again by the bots'
+rule.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from games.analysis.value import (
     sampled_choice,
     solo_values,
 )
+from games.bots.basic import exchange_choice
 from games.bots.claims import pass_after_wins
 from games.bots.levels import make_bot
 from games.bots.simulation import next_events, play_hand
@@ -173,9 +176,14 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     holds none of it, SC-2; a Putian seat holds no white after laying them out, PT-3.2,
     and a ready hand once it declared ready, PT-5.3)."""
     hidden = hidden_tiles(table, seat)
+    # What the others set aside face down (SC-H1) is unseen too: dealt back into their
+    # hands, then set aside again as the bots choose.
+    aside = {other: tiles for other, tiles in table.set_aside().items() if other != seat}
+    hidden.extend(tile for tiles in aside.values() for tile in tiles)
     rng.shuffle(hidden)
     dealt = copy.deepcopy(table, {id(table.setup): table.setup})
-    takers = [Taker(other, state.size, table.kinds_ruled_out(other), table.hand_rule(other))
+    takers = [Taker(other, state.size + len(aside.get(other, ())), table.kinds_ruled_out(other),
+                    table.hand_rule(other))
               for other, state in enumerate(table.seats)
               if other != seat and not (state.won and table.PLAY_ON)]
     if any(t.barred or t.rule for t in takers):
@@ -191,6 +199,8 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
         state.hand = [0] * KINDS
         for tile in tiles:
             state.hand[tile.kind] += 1
+    for other in sorted(aside, key=lambda s: (s - table.dealer) % 4):
+        dealt.set_aside_again(other, exchange_choice)
     if len(wall) != table.tiles_left:
         raise AssertionError("the redealt wall must hold the tiles left")
     dealt.wall, dealt.front, dealt.back = wall, 0, len(wall)

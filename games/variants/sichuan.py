@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations_with_replacement
 
 from games.core import settlement, shapes
@@ -491,6 +491,23 @@ class SichuanTable(Table):
         seat = self.next_exchanger
         return [Action(seat, Event("exchange", seat, tiles=tiles))
                 for tiles in exchange_choices(self.seats[seat].hand)]
+
+    def set_aside(self) -> dict[int, tuple[Tile, ...]]:
+        if self.phase is not Phase.EXCHANGE:
+            return {}  # SC-H1: all four sets have been passed on
+        return {(self.dealer + n) % 4: tiles for n, tiles in enumerate(self.exchanged)}
+
+    def set_aside_again(self, seat: int, choose: Callable[[Table, list[Action]], Action]) -> None:
+        number = (seat - self.dealer) % 4
+        if self.phase is not Phase.EXCHANGE or number >= len(self.exchanged):
+            super().set_aside_again(seat, choose)
+        hand = self.seats[seat].hand
+        actions = [Action(seat, Event("exchange", seat, tiles=tiles))
+                   for tiles in exchange_choices(hand)]
+        tiles = tuple(choose(self, actions).event.tiles)
+        for tile in tiles:
+            hand[tile.kind] -= 1
+        self.exchanged[number] = tiles
 
     # -- SC-2 定缺 -------------------------------------------------------------------
 
