@@ -156,6 +156,24 @@ def _settled_by(*rules: str) -> Check:
     return lambda _position, answer: not wanted.isdisjoint(answer.get("rules", []))
 
 
+def _scores_rule(*ids: str) -> Check:
+    """Some winning tile, or the won hand, scores a pattern of one of the rules ``ids``."""
+    wanted = frozenset(ids)
+
+    def check(_position: Position, answer: dict[str, Any]) -> bool:
+        scores = [w["score"] for w in answer.get("waits", [])] + (
+            [answer["score"]] if "score" in answer else [])
+        return any(p.get("id") in wanted for score in scores
+                   for p in score.get("patterns", []))
+
+    return check
+
+
+HOUSE_SCORING = ("SC-H4", "SC-H5", "SC-H6", "SC-H7", "SC-H8")
+"""The Sichuan house rules that change a win's value (自摸加底, 天地胡, 门清中张, 金钩钓,
+海底): a table playing them, 成都's say, counts them into the fan or the base."""
+
+
 def _kongs_paid(_position: Position, answer: dict[str, Any]) -> bool:
     return int(answer.get("kongs_paid", 0)) > 0
 
@@ -210,6 +228,10 @@ THEMES: tuple[Theme, ...] = (
     Theme("flower_settlement", "算花", "flower settlement", "PT-7.4", _settled_by("PT-7.4"), PAY),
     Theme("dealer_streak", "连庄", "a dealer's streak", "PT-7.1", _streak, PAY),
     Theme("kong_payments", "刮风下雨", "kongs paid this hand", "SC-6.3", _kongs_paid, PAY),
+    Theme("house_scoring", "成都加番", "Chengdu house scoring: 自摸加底, 门清中张, 金钩钓, "
+          "海底, 天地胡", "SC-H4–H8", _scores_rule(*HOUSE_SCORING), WON_HANDS),
+    Theme("call_transfer", "呼叫转移", "a kong's takings transferred to the winner",
+          "SC-H3", _settled_by("SC-H3"), PAY),
     Theme("value_over_speed", "舍快求大", "a slower discard worth more", "C-3",
           _value_over_speed, DISCARD),
 )

@@ -1,0 +1,103 @@
+"""Sichuan house rules in the analysis and the puzzles (issue 29): the 换三张 choice is a
+decision valued at the table (SC-H1), a 血流成河 hand values without error and shows no
+decision where a locked hand's discard is decided for it (SC-H2), and pay puzzles under
+the house rules (SC-H3 呼叫转移, SC-H4–H8) are answered by the engine itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.analysis.annotation import analyze_match
+from games.analysis.ranking import places, value_key
+from games.analysis.value_pass import value_hand
+from games.bots.simulation import simulate
+from games.records.match import Replayer
+from games.training import pay_puzzles, themes
+from games.variants.positions import read_position
+from games.variants.registry import variant_named
+
+PRESETS = variant_named("sichuan").PRESETS
+
+
+def _valued(preset: str, seed: int, kinds: set[str] | None = None
+            ) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """A one-hand bot match under a preset, its annotated decisions and their values."""
+    match = simulate("sichuan", 1, seed, rules=PRESETS[preset].rules)
+    decisions = [d.to_json() for d in analyze_match(match)[0].decisions]
+    wanted = [d for d in decisions if kinds is None or d["kind"] in kinds]
+    table = Replayer(match).begin(1, match.hands[0])
+    valued = value_hand(table, match.hands[0].events, 1, wanted, {0, 1, 2, 3}, seed=1,
+                        solo_samples=10, table_samples=4)
+    return match, decisions, valued["decisions"]
+
+
+def test_it_values_the_exchange_of_every_seat_with_its_best_choice_ranked_first_sc_h1() -> None:
+    _match, decisions, valued = _valued("chengdu", 1, {"exchange"})
+    exchanges = [d for d in decisions if d["kind"] == "exchange"]
+    assert sorted(d["seat"] for d in exchanges) == [0, 1, 2, 3]
+    for decision in exchanges:
+        chosen = decision["alternatives"][decision["actual"]]["action"]
+        assert chosen["type"] == "exchange" and len(chosen["tiles"]) == 3
+        assert len({t[-1] for t in chosen["tiles"]}) == 1  # three of one suit
+        assert len(decision["alternatives"]) > 1
+    assert sorted(v["seat"] for v in valued) == [0, 1, 2, 3]
+    for values in valued:
+        assert values["model"] == "table"
+        rows = values["alternatives"]
+        alternatives = exchanges[[d["event"] for d in exchanges].index(values["event"])][
+            "alternatives"]
+        keys = [value_key(r["expected_points"], r["win_probability"],
+                          alternatives[r["index"]]["rank"]) for r in rows]
+        ranks = dict(zip((r["index"] for r in rows), places(keys), strict=True))
+        if values["best"] is not None:
+            assert ranks[values["best"]] == 1
+            assert rows[0]["index"] == values["best"] and rows[0]["severity"] == "none"
+        assert values["best_taken"] == (ranks[values["actual"]] == 1
+                                        and values["best"] is not None)
+
+
+def test_it_values_a_blood_flow_hand_with_no_decision_at_a_locked_discard_sc_h2() -> None:
+    match, decisions, valued = _valued("blood_flow", 2)
+    assert valued and any(v["kind"] == "exchange" for v in valued)
+    at = {(d["event"], d["seat"]) for d in decisions if d["kind"] == "turn"}
+    table = Replayer(match).begin(1, match.hands[0])
+    locked = 0
+    for index, event in enumerate(match.hands[0].events, start=1):
+        if event.type == "end":
+            break
+        if event.type == "discard" and table.hand_locked(event.actor):
+            locked += 1
+            assert (index, event.actor) not in at, index
+        table.apply(event)
+    assert locked > 0  # the hand had locked discards to leave out
+    assert all(v["best"] is None or v["best"] in {r["index"] for r in v["alternatives"]}
+               for v in valued)
+
+
+def _house_scored(spot: pay_puzzles.WinSpot) -> bool:
+    return "house_scoring" in themes.themes_of(spot.puzzle["position"], spot.answer, "pay")
+
+
+def test_it_makes_pay_puzzles_under_chengdu_rules_the_engine_agrees_with_sc_h4_h8() -> None:
+    rules = PRESETS["chengdu"].rules
+    puzzle = pay_puzzles.generate("sichuan", 3, "house", rules=rules, wanted=_house_scored)
+    answer = pay_puzzles.solve(puzzle)  # raises when score and table disagree
+    assert puzzle["source"]["rules"] == rules
+    position = read_position(puzzle["position"])
+    assert position.variant.score(position).to_json() == answer["score"]
+    assert "house_scoring" in themes.themes_of(puzzle["position"], answer, "pay")
+    ids = {p["id"] for p in answer["score"]["patterns"]}
+    assert ids & set(themes.HOUSE_SCORING), ids  # the answer names the rule ids
+    assert pay_puzzles.check(answer, answer["values"], answer["collects"], 3).solved
+
+
+def test_it_makes_call_transfer_pay_puzzles_the_engine_agrees_with_sc_h3() -> None:
+    rules = {**PRESETS["chengdu"].rules, "call_transfer": True}
+    puzzle = pay_puzzles.generate("sichuan", 2, "transfer", rules=rules,
+                                  wanted=lambda spot: "SC-H3" in spot.answer["rules"])
+    answer = pay_puzzles.solve(puzzle)
+    assert "SC-H3" in answer["rules"]
+    assert "call_transfer" in themes.themes_of(puzzle["position"], answer, "pay")
+    transfer = [line for line in answer["lines"] if line["rule"] == "SC-H3"]
+    assert transfer and all(line["cause"] == "call_transfer" for line in transfer)
+    assert answer["collects"] >= sum(line["amount"] for line in transfer)
