@@ -12,7 +12,7 @@ from games.analysis.ranking import places, value_key
 from games.analysis.value_pass import value_hand
 from games.bots.simulation import simulate
 from games.records.match import Replayer
-from games.training import pay_puzzles, themes
+from games.training import exchange_puzzles, pay_puzzles, themes
 from games.variants.positions import read_position
 from games.variants.registry import variant_named
 
@@ -101,3 +101,35 @@ def test_it_makes_call_transfer_pay_puzzles_the_engine_agrees_with_sc_h3() -> No
     transfer = [line for line in answer["lines"] if line["rule"] == "SC-H3"]
     assert transfer and all(line["cause"] == "call_transfer" for line in transfer)
     assert answer["collects"] >= sum(line["amount"] for line in transfer)
+
+
+def test_it_makes_which_three_to_pass_puzzles_the_engine_agrees_with_sc_h1() -> None:
+    for difficulty in (1, 2, 3):
+        puzzle, answer = exchange_puzzles.generate("sichuan", difficulty, "house")
+        assert (puzzle, answer) == exchange_puzzles.generate("sichuan", difficulty, "house")
+        assert exchange_puzzles.solve(puzzle["position"]) == answer
+        assert exchange_puzzles.difficulty_of(answer) == difficulty
+        assert answer["rule"] == "SC-H1" and "SC-H1" in answer["rules"]
+        best_suits = {row["suit"] for row in answer["choices"] if row["tiles"] in answer["best"]}
+        assert len(best_suits) == 1
+        other = next(r for r in answer["choices"] if r["suit"] not in best_suits)
+        assert exchange_puzzles.check(answer, answer["best"][0], difficulty).solved
+        assert not exchange_puzzles.check(answer, other["tiles"], difficulty).solved
+        assert "exchange_three" in themes.themes_of(puzzle["position"], answer, "exchange")
+        assert "exchange_three" not in themes.themes_of(puzzle["position"], answer, "pay")
+
+
+def test_it_measures_the_sets_to_pass_as_the_annotation_ranks_them_sc_h1() -> None:
+    match = simulate("sichuan", 1, 3, rules=PRESETS["chengdu"].rules)
+    decisions = [d.to_json() for d in analyze_match(match)[0].decisions
+                 if d.kind == "exchange"]
+    positions = {(event, seat): data for _h, event, seat, data
+                 in exchange_puzzles.exchange_positions(match)}
+    assert len(decisions) == len(positions) == 4
+    for decision in decisions:
+        answer = exchange_puzzles.solve(positions[decision["event"], decision["seat"]])
+        measured = {row["tiles"]: (row["shanten"], row["accepted"]) for row in answer["choices"]}
+        for alternative in decision["alternatives"]:
+            tiles = " ".join(alternative["action"]["tiles"])
+            assert measured[tiles] == (alternative["shanten"], alternative["accepted_count"])
+            assert (alternative["rank"] == 1) == (tiles in answer["best"])

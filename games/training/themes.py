@@ -174,6 +174,11 @@ HOUSE_SCORING = ("SC-H4", "SC-H5", "SC-H6", "SC-H7", "SC-H8")
 海底): a table playing them, 成都's say, counts them into the fan or the base."""
 
 
+def _passes_three(_position: Position, answer: dict[str, Any]) -> bool:
+    """A "which three to pass?" answer: the sets of three the hand may pass on (SC-H1)."""
+    return answer.get("rule") == "SC-H1" and bool(answer.get("best"))
+
+
 def _kongs_paid(_position: Position, answer: dict[str, Any]) -> bool:
     return int(answer.get("kongs_paid", 0)) > 0
 
@@ -193,6 +198,7 @@ def _value_over_speed(_position: Position, answer: dict[str, Any]) -> bool:
 
 PAY = frozenset(("pay",))  # themes only a won hand and its settlement show
 DISCARD = frozenset(("discard",))
+EXCHANGE = frozenset(("exchange",))  # "which three to pass?" (games.training.exchange_puzzles)
 WINS_ONLY = frozenset(("wins",))
 WON_HANDS = frozenset(("wins", "pay"))  # patterns a winning tile or a won hand scores
 
@@ -232,6 +238,8 @@ THEMES: tuple[Theme, ...] = (
           "海底, 天地胡", "SC-H4–H8", _scores_rule(*HOUSE_SCORING), WON_HANDS),
     Theme("call_transfer", "呼叫转移", "a kong's takings transferred to the winner",
           "SC-H3", _settled_by("SC-H3"), PAY),
+    Theme("exchange_three", "换三张", "which three tiles to pass on", "SC-H1",
+          _passes_three, EXCHANGE),
     Theme("value_over_speed", "舍快求大", "a slower discard worth more", "C-3",
           _value_over_speed, DISCARD),
 )

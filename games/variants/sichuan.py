@@ -188,6 +188,12 @@ class Sichuan(Variant):
         return [position.void] if position.void is not None else [0, 1, 2]
 
     @classmethod
+    def sets_to_pass(cls, position: Position) -> list[tuple[Tile, ...]]:
+        if not position.rule("exchange_three"):
+            return []
+        return exchange_choices(counts_of(position.hand))
+
+    @classmethod
     def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
         by_void = shapes.needed_two_suits(counts, cls.SETS - len(position.melds))
         pairs = [0, 0, 0]
