@@ -5,7 +5,11 @@ the house rules (SC-H3 呼叫转移, SC-H4–H8) are answered by the engine itse
 
 from __future__ import annotations
 
+import re
 from typing import Any
+
+import pytest
+from django.test import Client
 
 from games.analysis.annotation import analyze_match
 from games.analysis.ranking import places, value_key
@@ -13,8 +17,13 @@ from games.analysis.value_pass import value_hand
 from games.bots.simulation import simulate
 from games.records.match import Replayer
 from games.training import exchange_puzzles, pay_puzzles, themes
+from games.training.puzzles import PuzzleError
 from games.variants.positions import read_position
 from games.variants.registry import variant_named
+from replays.models import Attempt, Puzzle
+from replays.puzzles import services as puzzles
+
+from .test_puzzle_site import HTMX, page, text_of
 
 PRESETS = variant_named("sichuan").PRESETS
 
@@ -133,3 +142,37 @@ def test_it_measures_the_sets_to_pass_as_the_annotation_ranks_them_sc_h1() -> No
             tiles = " ".join(alternative["action"]["tiles"])
             assert measured[tiles] == (alternative["shanten"], alternative["accepted_count"])
             assert (alternative["rank"] == 1) == (tiles in answer["best"])
+
+
+# -- the site ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
+def test_it_asks_which_three_to_pass_on_the_site_and_marks_the_engines_answer_sc_h1(
+        client: Client) -> None:
+    puzzle = puzzles.generated_puzzle("sichuan", 2, "site", Puzzle.Kind.EXCHANGE)
+    assert puzzle.kind == "exchange" and "exchange_three" in puzzle.themes
+    markup = page(client.get(puzzle.get_absolute_url()))
+    assert "Which three to pass?" in text_of(markup) and "SC-H1" in markup
+    offered = set(re.findall(r'<input type="radio" name="tiles" value="([^"]+)"', markup))
+    assert offered == {row["tiles"] for row in puzzle.answer["choices"]}
+    refused = client.post(f"/puzzles/{puzzle.public_id}/answer/", {"tiles": "1z 1z 1z"},
+                          headers=HTMX)
+    assert refused.status_code == 400 and "SC-H1" in refused.content.decode()
+    markup = page(client.post(f"/puzzles/{puzzle.public_id}/answer/",
+                              {"tiles": puzzle.answer["best"][0]}, headers=HTMX))
+    assert "Solved!" in markup and "exchange-table" in markup and "SC-2" in markup
+    assert Attempt.objects.get(puzzle=puzzle).points == 20
+    hub = page(client.get("/puzzles/train/?kind=exchange"))
+    assert "换三张" in hub  # the theme is listed once a puzzle carries it
+
+
+@pytest.mark.django_db
+def test_it_generates_a_house_scoring_pay_puzzle_for_its_theme_under_the_house_rules() -> None:
+    made = puzzles.generated_puzzle("sichuan", 3, "house", Puzzle.Kind.PAY, "house_scoring")
+    assert "house_scoring" in made.themes and made.seed.endswith("/house_scoring")
+    assert made.position["source"]["rules"]["concealed_middle"] is True
+    assert pay_puzzles.solve(made.position) == made.answer
+    with pytest.raises(PuzzleError, match="SC-H3"):
+        puzzles.generated_puzzle("jiaxing", 2, "x", Puzzle.Kind.PAY, "call_transfer")

@@ -116,10 +116,23 @@ class ExchangeVerdict:
     picked: str
     best: tuple[str, ...]
     points: int
+    bonus: None = None
 
     @property
     def solved(self) -> bool:
         return self.picked in self.best
+
+    @property
+    def right(self) -> tuple[str, ...]:
+        return (self.picked,) if self.solved else ()
+
+    @property
+    def wrong(self) -> tuple[str, ...]:
+        return () if self.solved else (self.picked,)
+
+    @property
+    def missed(self) -> tuple[str, ...]:
+        return () if self.solved else self.best[:1]
 
 
 def check(answer: Mapping[str, Any], picked: str, difficulty: int) -> ExchangeVerdict:
