@@ -5,7 +5,9 @@ the house rules (SC-H3 呼叫转移, SC-H4–H8) are answered by the engine itse
 
 from __future__ import annotations
 
+import random
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -14,6 +16,7 @@ from django.test import Client
 from games.analysis.annotation import analyze_match
 from games.analysis.ranking import places, value_key
 from games.analysis.value_pass import value_hand
+from games.analysis.value_table import redeal
 from games.bots.simulation import simulate
 from games.records.match import Replayer
 from games.training import exchange_puzzles, pay_puzzles, themes
@@ -81,6 +84,32 @@ def test_it_values_a_blood_flow_hand_with_no_decision_at_a_locked_discard_sc_h2(
     assert locked > 0  # the hand had locked discards to leave out
     assert all(v["best"] is None or v["best"] in {r["index"] for r in v["alternatives"]}
                for v in valued)
+
+
+def test_it_redeals_the_passed_tiles_into_the_receivers_hand_and_others_sets_anew_sc_h1(
+        ) -> None:
+    """The value pass's redeal keeps what the seat knows: the three it passed on are in
+    the receiver's hand until seen leaving it; what others set aside, still face down, is
+    dealt again with the unseen tiles (never the tiles the seat will really receive)."""
+    match = simulate("sichuan", 1, 11, rules=PRESETS["chengdu"].rules)
+    table = Replayer(match).begin(1, match.hands[0])
+    kept = asides = 0
+    for index, event in enumerate(match.hands[0].events, start=1):
+        if event.type == "end":
+            break
+        for seat in range(4):
+            dealt = redeal(table, seat, random.Random(index))
+            assert [s.size for s in dealt.seats] == [s.size for s in table.seats]
+            assert dealt.tiles_left == table.tiles_left
+            for other, tiles in table.known_held(seat).items():
+                for kind, count in Counter(t.kind for t in tiles).items():
+                    assert dealt.seats[other].hand[kind] >= count
+                kept += len(tiles)
+            for other, tiles in dealt.set_aside().items():
+                assert len(tiles) == 3 and len({t.kind // 9 for t in tiles}) == 1
+                asides += other != seat
+        table.apply(event)
+    assert kept > 0 and asides > 0
 
 
 def _house_scored(spot: pay_puzzles.WinSpot) -> bool:

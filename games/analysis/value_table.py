@@ -180,14 +180,23 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     # hands, then set aside again as the bots choose.
     aside = {other: tiles for other, tiles in table.set_aside().items() if other != seat}
     hidden.extend(tile for tiles in aside.values() for tile in tiles)
+    # What the seat knows another holds (its own three, passed on in 换三张) stays there.
+    known = {other: tiles for other, tiles in table.known_held(seat).items()
+             if other != seat and not (table.seats[other].won and table.PLAY_ON)}
+    for tiles in known.values():
+        for tile in tiles:
+            hidden.remove(tile)
     rng.shuffle(hidden)
     dealt = copy.deepcopy(table, {id(table.setup): table.setup})
-    takers = [Taker(other, state.size + len(aside.get(other, ())), table.kinds_ruled_out(other),
-                    table.hand_rule(other))
+    takers = [Taker(other, state.size + len(aside.get(other, ())) - len(known.get(other, ())),
+                    table.kinds_ruled_out(other), _with_known(table.hand_rule(other),
+                                                              known.get(other, ())))
               for other, state in enumerate(table.seats)
               if other != seat and not (state.won and table.PLAY_ON)]
     if any(t.barred or t.rule for t in takers):
-        hands, wall = _deal_keeping(table, hidden, takers, rng)
+        held = {t.seat: _without([*table.seats[t.seat].tiles(), *aside.get(t.seat, ())],
+                                 known.get(t.seat, ())) for t in takers}
+        hands, wall = _deal_keeping(held, hidden, takers, rng)
     else:
         hands, start = {}, 0
         for taker in takers:
@@ -195,6 +204,7 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
             start += taker.size
         wall = hidden[start:]
     for other, tiles in hands.items():
+        tiles = [*tiles, *known.get(other, ())]
         state = dealt.seats[other]
         state.hand = [0] * KINDS
         for tile in tiles:
@@ -208,6 +218,26 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     return dealt
 
 
+def _without(tiles: list[Tile], taken: Sequence[Tile]) -> list[Tile]:
+    rest = list(tiles)
+    for tile in taken:
+        rest.remove(tile)
+    return rest
+
+
+def _with_known(rule: Callable[[Sequence[int]], bool] | None, known: Sequence[Tile]
+                ) -> Callable[[Sequence[int]], bool] | None:
+    """A seat's hand test asked of the tiles dealt to it with the tiles known it holds."""
+    if rule is None or not known:
+        return rule
+    extra = _counts(known)
+
+    def test(counts: Sequence[int]) -> bool:
+        return rule([a + b for a, b in zip(counts, extra, strict=True)])
+
+    return test
+
+
 @dataclass(frozen=True)
 class Taker:
     """A seat to deal to: how many tiles, the kinds it can't hold, a test its hand passes."""
@@ -218,13 +248,14 @@ class Taker:
     rule: Callable[[Sequence[int]], bool] | None
 
 
-def _deal_keeping(table: Table, hidden: list[Tile], takers: Sequence[Taker],
+def _deal_keeping(held: dict[int, list[Tile]], hidden: list[Tile], takers: Sequence[Taker],
                   rng: random.Random) -> tuple[dict[int, list[Tile]], list[Tile]]:
     """Shuffled ``hidden`` tiles dealt so that every seat keeps to its rules.
 
     The seats with kinds ruled out take the first tiles they may hold, the others the
     next ones; when that runs short or a hand fails its seat's test, the table's own
-    deal (which keeps to the rules) is the start instead. Random swaps of two tiles
+    deal (``held``: the tiles each seat really holds among ``hidden``, which keep to the
+    rules) is the start instead. Random swaps of two tiles
     that keep every seat's rules then make the deal uniform among the allowed ones (a
     swap chain whose moves are symmetric); a seat's test is asked only when a swap
     changes its hand."""
@@ -237,7 +268,7 @@ def _deal_keeping(table: Table, hidden: list[Tile], takers: Sequence[Taker],
             (picked if len(picked) < taker.size and tile.kind not in taker.barred
              else rest).append(tile)
         if len(picked) < taker.size or (taker.rule and not taker.rule(_counts(picked))):
-            hands = {t.seat: table.seats[t.seat].tiles() for t in takers}
+            hands = {t.seat: list(held[t.seat]) for t in takers}
             pool = list(hidden)
             for tiles in hands.values():
                 for tile in tiles:

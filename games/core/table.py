@@ -1244,6 +1244,11 @@ class Table:
         换三张 before the fourth set, SC-H1); nobody else has seen them."""
         return {}
 
+    def known_held(self, seat: int) -> dict[int, list[Tile]]:
+        """Tiles ``seat`` knows another seat holds concealed, by seat (Sichuan: the three it
+        passed on in 换三张 and hasn't seen leave the receiver's hand, SC-H1)."""
+        return {}
+
     def set_aside_again(self, seat: int, choose: Callable[[Table, list[Action]], Action]) -> None:
         """The seat's set-aside tiles (back in its hand) chosen again by ``choose`` from
         its choices now (the value pass's redeal: what another seat set aside is unseen)."""

@@ -660,6 +660,28 @@ class SichuanTable(Table):
     def exchange_received(self, seat: int) -> tuple[Tile, ...]:
         return self.received[seat]
 
+    def known_held(self, seat: int) -> dict[int, list[Tile]]:
+        """SC-H1: the receiver of the seat's three still holds those the seat hasn't seen
+        leave its hand (a kind it discarded or melded since counts as gone: the copy it
+        let go may have been the passed one)."""
+        if self.phase is Phase.EXCHANGE or len(self.exchanged) < 4:
+            return {}
+        passed = self.exchanged[(seat - self.dealer) % 4]
+        receiver = (seat + exchange_step(self.setup.dice)) % 4
+        state = self.seats[receiver]
+        if state.won:
+            return {}  # a winner's tiles are in sight of everyone (SC-3.2)
+        gone = Counter(t.kind for t, _claimed in state.river)
+        gone.update(t.kind for meld in state.melds for t in meld.tiles)
+        gone.update(t.kind for t in self.won_tiles[receiver])
+        held: list[Tile] = []
+        for tile in passed:
+            if gone[tile.kind]:
+                gone[tile.kind] -= 1
+            elif state.hand[tile.kind] > sum(1 for t in held if t.kind == tile.kind):
+                held.append(tile)
+        return {receiver: held} if held else {}
+
     def public_tiles(self, seat: int) -> list[Tile]:
         # SC-H2: the winning tiles set aside are in sight of everyone.
         return [*super().public_tiles(seat), *(t for tiles in self.won_tiles for t in tiles)]
