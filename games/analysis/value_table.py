@@ -12,7 +12,7 @@ The redeal keeps every count a seat can see (hand sizes, melds, rivers, laid-out
 whites, the wall's length) but not what the others' play implies about their
 hands: a seat that declined a pung may be dealt that pair. Three tiles another seat has
 set aside for 换三张 (SC-H1) are dealt again with the rest, and set aside again by the bots'
-rule.
+rule; the three the seat passed on stay in the receiver's hand until seen leaving it.
 """
 
 from __future__ import annotations
