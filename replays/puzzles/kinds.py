@@ -396,6 +396,11 @@ def exchange_setup(found: Puzzle) -> dict[str, Any]:
     }
 
 
+def _tile_names(codes: str) -> str:
+    """Tiles written in notation ("3p 6p 6p") by their names in the reader's language."""
+    return pgettext("between tile names", " ").join(tile_name(code) for code in codes.split())
+
+
 def read_exchange(post: Any, found: Puzzle) -> tuple[list[str], str]:
     """The set of three picked: one of the sets the hand may pass on (SC-H1)."""
     picked = post.get("tiles", "").strip()
@@ -431,8 +436,9 @@ def exchange_feedback(found: Puzzle, verdict: exchange_puzzles.ExchangeVerdict
         why.append(_("Passing on %(best)s keeps a hand %(shanten)s from ready with %(tiles)s "
                      "improving tiles; the best set of another suit, %(other)s, keeps "
                      "%(other_shanten)s with %(other_tiles)s.") % {
-            "best": best["tiles"], "shanten": best["shanten"], "tiles": best["accepted"],
-            "other": other["tiles"], "other_shanten": other["shanten"],
+            "best": _tile_names(best["tiles"]), "shanten": best["shanten"],
+            "tiles": best["accepted"], "other": _tile_names(other["tiles"]),
+            "other_shanten": other["shanten"],
             "other_tiles": other["accepted"]})
     return {"choices": shown, "best": answer["best"], "why": why}
 
