@@ -120,20 +120,24 @@ def plain_staff(django_user_model: Any) -> Any:
     return django_user_model.objects.create_user("pat", "pat@example.org", is_staff=True)
 
 
-_BOT_MATCHES: dict[tuple[str, int, int], Any] = {}
+_BOT_MATCHES: dict[tuple[str, int, int, str | None], Any] = {}
 
 
-def _bot_match(variant: str, hands: int, seed: int) -> Any:
-    """The bots' match for these seeds, played once per process."""
+def _bot_match(variant: str, hands: int, seed: int, preset: str | None = None) -> Any:
+    """The bots' match for these seeds (and the rules of the variant's ``preset``), played
+    once per process."""
     from games.bots.simulation import simulate
+    from games.variants.registry import variant_named
 
-    key = (variant, hands, seed)
+    key = (variant, hands, seed, preset)
     if key not in _BOT_MATCHES:
-        _BOT_MATCHES[key] = simulate(variant, hands, seed)
+        rules = variant_named(variant).PRESETS[preset].rules if preset else None
+        _BOT_MATCHES[key] = simulate(variant, hands, seed, rules=rules)
     return _BOT_MATCHES[key]
 
 
-def bot_document(seed: int, *, variant: str = "sichuan", hands: int = 1, **changes: Any) -> bytes:
+def bot_document(seed: int, *, variant: str = "sichuan", hands: int = 1,
+                 preset: str | None = None, **changes: Any) -> bytes:
     """A valid ``mahjong-log/1`` document played by the bots, as uploaded bytes.
 
     Different seeds give different documents; ``changes`` replace fields of the
@@ -143,7 +147,7 @@ def bot_document(seed: int, *, variant: str = "sichuan", hands: int = 1, **chang
 
     from games.records.log import dumps
 
-    match = _bot_match(variant, hands, seed)
+    match = _bot_match(variant, hands, seed, preset)
     if changes:
         match = dataclasses.replace(match, **changes)
     return dumps(match).encode()

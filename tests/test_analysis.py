@@ -643,7 +643,8 @@ def replayed_tables(match: Match) -> Iterator[tuple[int, int, Table, Event]]:
 def test_it_annotates_every_decision_point_once(variant: str) -> None:
     """Every event on one's turn is one turn decision; every seat with a legal claim on
     the discard (or added kong) on the table gets one decision for that chance;
-    every 定缺 and contract answer is one decision."""
+    every 换三张, 定缺 and contract answer is one decision; a turn whose only action is
+    decided for a locked hand is none."""
     for seed in SEEDS:
         match, analyses = bot(variant, seed)
         got: dict[tuple[int, int, int, str], int] = {}
@@ -655,7 +656,11 @@ def test_it_annotates_every_decision_point_once(variant: str) -> None:
         chance: set[tuple[int, int]] = set()  # (hand, seat) that had this chance already
         for number, index, table, event in replayed_tables(match):
             if table.phase is Phase.TURN and (event.actor == table.turn or event.how == "rob_gold"):
-                want[(number, index, event.actor or 0, "turn")] = 1
+                decided = (event.actor == table.turn and table.hand_locked(table.turn)
+                           and len([a for a in table.legal_actions()
+                                    if a.seat == table.turn]) == 1)
+                if not decided:  # a locked hand's only discard is no choice (PT-5.3, SC-H2)
+                    want[(number, index, event.actor or 0, "turn")] = 1
                 chance.clear()
             elif table.phase in (Phase.DISCARDED, Phase.ROBBABLE):
                 kind = "rob_kong" if table.phase is Phase.ROBBABLE else "claim"
@@ -666,7 +671,7 @@ def test_it_annotates_every_decision_point_once(variant: str) -> None:
                         continue  # one decision per seat and chance
                     chance.add((number, seat))
                     want[(number, index, seat, kind)] = 1
-            elif event.type in ("dingque", "contract"):
+            elif event.type in ("dingque", "contract", "exchange"):
                 want[(number, index, event.actor or 0, event.type)] = 1
         assert got == want, (seed, set(got.items()) ^ set(want.items()))
 

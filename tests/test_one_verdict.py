@@ -26,7 +26,10 @@ from .conftest import bot_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-CORPUS = (("jiaxing", 1, 1), ("putian", 2, 3), ("sichuan", 2, 41))  # variant, hands, seed
+# variant, hands, seed, preset (Variant.PRESETS: the Sichuan house rules SC-H1–H8, so the
+# 换三张 decision is checked like every other)
+CORPUS = (("jiaxing", 1, 1, None), ("putian", 2, 3, None), ("sichuan", 2, 41, None),
+          ("sichuan", 1, 5, "chengdu"), ("sichuan", 1, 6, "blood_flow"))
 
 ROW = re.compile(r'<tr data-alternative="(\d+)" class="([^"]*)">(.*?)</tr>', re.S)
 TAG = re.compile(r"<[^>]+>")
@@ -38,9 +41,9 @@ def _text(fragment: str) -> str:
 
 @override_settings(VALUES_AFTER_ANNOTATION=True, VALUES_SOLO_SAMPLES=30,
                    VALUES_TABLE_SAMPLES=4)
-def _valued(owner: Any, variant: str, hands: int, seed: int) -> Match:
+def _valued(owner: Any, variant: str, hands: int, seed: int, preset: str | None) -> Match:
     with transaction.atomic():
-        match = store_document(bot_document(seed, variant=variant, hands=hands),
+        match = store_document(bot_document(seed, variant=variant, hands=hands, preset=preset),
                                owner=owner, uploader_seat=0)
     match.refresh_from_db()
     assert match.values_status == Match.Status.DONE, match.values_error
@@ -137,10 +140,11 @@ def _check_decision(block: str, stored: dict[str, Any]) -> dict[str, int]:
 
 def test_it_gives_one_verdict_on_every_valued_decision_of_the_demo_corpus(alice: Any) -> None:
     client = Client()
-    checked = {variant: 0 for variant, _h, _s in CORPUS}
+    checked = {(variant, preset): 0 for variant, _h, _s, preset in CORPUS}
+    kinds: set[str] = set()
     non_choices = 0
-    for variant, hands, seed in CORPUS:
-        match = _valued(alice, variant, hands, seed)
+    for variant, hands, seed, preset in CORPUS:
+        match = _valued(alice, variant, hands, seed, preset)
         if variant == "putian":
             _declare_ready_where_it_is_no_choice(match)
         for values in HandValues.objects.filter(hand__match=match, seat=0).order_by(
@@ -168,11 +172,13 @@ def test_it_gives_one_verdict_on_every_valued_decision_of_the_demo_corpus(alice:
                     best_taken += found["best"]
                     no_line += found["no_line"]
                     non_choices += block.count("not-a-choice")
-                    checked[variant] += 1
+                    checked[variant, preset] += 1
+                    kinds.add(decision["kind"])
             # The hand's summary counts the same best choices the tables show.
             assert values.summary["best_taken"] == best_taken, (variant, values.hand.number)
             assert values.summary["no_line"] == no_line
     assert all(count > 0 for count in checked.values()), checked
+    assert "exchange" in kinds  # 换三张 (SC-H1), valued at the table
     assert non_choices > 0  # Putian's ready declaration that isn't a choice (PT-5.3)
 
 

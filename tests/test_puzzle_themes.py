@@ -225,7 +225,8 @@ def test_the_generator_makes_every_way_of_winning() -> None:
 
 def test_every_theme_is_tagged_somewhere() -> None:
     seen = {tag for data, answer in sample() for tag in themes.themes_of(data, answer)}
-    seen |= {tag for made in (ALL_HONOURS, KONG, BOMB) for tag in themes.themes_of(*solved(made))}
+    seen |= {tag for made in (ALL_HONOURS, KONG, BOMB, HOUSE)
+             for tag in themes.themes_of(*solved(made))}
     assert seen == {key for key, theme in themes.BY_KEY.items() if "wins" in theme.kinds}
 
 
@@ -249,6 +250,9 @@ ALL_HONOURS = {"variant": "jiaxing", "hand": "1112223335566z", "wildcards": ["1m
                "seat": 0, "dealer": 0, "round_wind": "E"}
 KONG = {"variant": "sichuan", "hand": "2345678999p", "void": "s",
         "melds": [{"type": "gang", "kind": "concealed", "tile": "1m"}]}
+# 门清中张 (SC-H6) at a table playing it: no pung or kong, no 1 or 9, a fan each.
+HOUSE = {"variant": "sichuan", "hand": "234567m34567p88p", "void": "s",
+         "rules": {"concealed_middle": True}}
 BOMB = {"variant": "putian", "hand": "111s22s123456789m23p", "wildcards": ["1s", "2s"],
         "seat": 1, "dealer": 0, "self_draw": True}
 

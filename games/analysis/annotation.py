@@ -36,7 +36,7 @@ from games.core.variant import Score, ShantenSteps, Variant
 from games.records.log import EngineFault, Event, MatchLog
 from games.records.match import Replayer
 
-ANNOTATION_VERSION = "4"
+ANNOTATION_VERSION = "5"  # 5: the 换三张 decision (SC-H1); no locked auto-discards (SC-H2)
 """The version of the annotation's output (raise it when any annotation changes, so that
 ``manage.py reannotate`` redoes stored ones). Not the site's own ENGINE_VERSION in
 replays/services.py, which versions stored validation results."""
@@ -93,7 +93,7 @@ class Decision:
 
     event_index: int  # 1-based index of the event the decision led to (or followed)
     seat: int
-    kind: str  # turn, claim, rob_kong, dingque, contract
+    kind: str  # turn, claim, rob_kong, exchange, dingque, contract
     alternatives: list[Outcome]
     actual_index: int | None
     mistake: bool = False
@@ -231,12 +231,17 @@ def _decisions_before(table: Table, memo: _HandMemo, event: Event, index: int,
     phase = table.phase
     if phase is Phase.TURN:
         decisions = _rob_gold_chances(table, memo, event, index)
+        turn: Decision | None = None
         if event.actor == table.turn and not (event.type == "hu" and event.how == "rob_gold"
                                               and event.actor != table.turn):
-            decisions.insert(0, _turn_decision(table, memo, event, index, future))
+            turn = _turn_decision(table, memo, event, index, future)
         elif event.type == "hu" and event.how == "rob_gold" and event.actor == table.turn:
-            decisions.insert(0, _turn_decision(table, memo, event, index, future))
+            turn = _turn_decision(table, memo, event, index, future)
+        if turn is not None:
+            decisions.insert(0, turn)
         return decisions
+    if phase is Phase.EXCHANGE and event.type == "exchange" and event.actor is not None:
+        return [_exchange_decision(table, memo, event, index)]
     if phase is Phase.DINGQUE and event.type == "dingque" and event.actor is not None:
         options = [a.event for a in table.legal_actions() if a.seat == event.actor]
         outcomes = [Outcome(e) for e in options]
@@ -253,10 +258,49 @@ def _decisions_before(table: Table, memo: _HandMemo, event: Event, index: int,
     return []
 
 
+EXCHANGE_CANDIDATES = 2
+"""Sets of three shown per suit for 换三张 (SC-H1), the best by shape, with the one chosen:
+listing every set (up to 88 in a hand) would leave the values pass hundreds of playouts."""
+
+
+def _exchange_decision(table: Table, memo: _HandMemo, event: Event, index: int) -> Decision:
+    """SC-H1 换三张: which three tiles of one suit to pass on. The tiles coming in are
+    unknown when the choice is made, so each set is measured by the shape of the tiles
+    kept (their shanten, the best void suit still to name, and the tiles improving them);
+    the best few sets of each suit are the alternatives, the one chosen always among them."""
+    seat = event.actor
+    assert seat is not None
+    held = list(_seat_view(table, memo, seat).tiles)
+    options = [a.event for a in _legal_actions(table, memo) if a.seat == seat]
+    outcomes = []
+    for option in options:
+        rest = list(held)
+        for tile in option.tiles:
+            rest.remove(tile)
+        outcome = Outcome(option)
+        _fill(outcome, table, memo, seat, rest)
+        outcomes.append(outcome)
+    chosen = sorted(t.kind for t in event.tiles)
+    actual = next((o for o in outcomes if sorted(t.kind for t in o.event.tiles) == chosen),
+                  None)
+    by_suit: dict[int, list[Outcome]] = {}
+    for outcome in outcomes:
+        by_suit.setdefault(outcome.event.tiles[0].kind // 9, []).append(outcome)
+    kept = {id(o) for suit in by_suit.values()
+            for o in sorted(suit, key=Outcome.key)[:EXCHANGE_CANDIDATES]}
+    shown = [o for o in outcomes if id(o) in kept or o is actual]
+    if actual is None:  # a set the table didn't offer (it can't be: the log is valid)
+        shown.append(Outcome(event))
+        actual = shown[-1]
+    return _decision(index, seat, "exchange", shown, shown.index(actual))
+
+
 def _turn_decision(table: Table, memo: _HandMemo, event: Event, index: int,
-                   future: dict[int, list[tuple[int, Tile]]]) -> Decision:
+                   future: dict[int, list[tuple[int, Tile]]]) -> Decision | None:
     seat = event.actor if event.actor is not None else table.turn
     actions = [a.event for a in _legal_actions(table, memo) if a.seat == seat]
+    if len(actions) == 1 and table.hand_locked(seat) and event.actor == seat:
+        return None  # a locked hand's discard is decided for it (SC-H2, PT-5.3): no choice
     outcomes = [_turn_outcome(table, memo, seat, option, index, future) for option in actions]
     actual = _match_actual(outcomes, event)
     if actual is None:  # an action bots never offer (e.g. a declined kong): still shown

@@ -10,7 +10,9 @@ settlement counts it (C-6).
 
 The redeal keeps every count a seat can see (hand sizes, melds, rivers, laid-out
 whites, the wall's length) but not what the others' play implies about their
-hands: a seat that declined a pung may be dealt that pair.
+hands: a seat that declined a pung may be dealt that pair. Three tiles another seat has
+set aside for 换三张 (SC-H1) are dealt again with the rest, and set aside again by the bots'
+rule; the three the seat passed on stay in the receiver's hand until seen leaving it.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from games.analysis.value import (
     sampled_choice,
     solo_values,
 )
+from games.bots.basic import exchange_choice
 from games.bots.claims import pass_after_wins
 from games.bots.levels import make_bot
 from games.bots.simulation import next_events, play_hand
@@ -173,13 +176,27 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
     holds none of it, SC-2; a Putian seat holds no white after laying them out, PT-3.2,
     and a ready hand once it declared ready, PT-5.3)."""
     hidden = hidden_tiles(table, seat)
+    # What the others set aside face down (SC-H1) is unseen too: dealt back into their
+    # hands, then set aside again as the bots choose.
+    aside = {other: tiles for other, tiles in table.set_aside().items() if other != seat}
+    hidden.extend(tile for tiles in aside.values() for tile in tiles)
+    # What the seat knows another holds (its own three, passed on in 换三张) stays there.
+    known = {other: tiles for other, tiles in table.known_held(seat).items()
+             if other != seat and not (table.seats[other].won and table.PLAY_ON)}
+    for tiles in known.values():
+        for tile in tiles:
+            hidden.remove(tile)
     rng.shuffle(hidden)
     dealt = copy.deepcopy(table, {id(table.setup): table.setup})
-    takers = [Taker(other, state.size, table.kinds_ruled_out(other), table.hand_rule(other))
+    takers = [Taker(other, state.size + len(aside.get(other, ())) - len(known.get(other, ())),
+                    table.kinds_ruled_out(other), _with_known(table.hand_rule(other),
+                                                              known.get(other, ())))
               for other, state in enumerate(table.seats)
               if other != seat and not (state.won and table.PLAY_ON)]
     if any(t.barred or t.rule for t in takers):
-        hands, wall = _deal_keeping(table, hidden, takers, rng)
+        held = {t.seat: _without([*table.seats[t.seat].tiles(), *aside.get(t.seat, ())],
+                                 known.get(t.seat, ())) for t in takers}
+        hands, wall = _deal_keeping(held, hidden, takers, rng)
     else:
         hands, start = {}, 0
         for taker in takers:
@@ -187,15 +204,38 @@ def redeal(table: Table, seat: int, rng: random.Random) -> Table:
             start += taker.size
         wall = hidden[start:]
     for other, tiles in hands.items():
+        tiles = [*tiles, *known.get(other, ())]
         state = dealt.seats[other]
         state.hand = [0] * KINDS
         for tile in tiles:
             state.hand[tile.kind] += 1
+    for other in sorted(aside, key=lambda s: (s - table.dealer) % 4):
+        dealt.set_aside_again(other, exchange_choice)
     if len(wall) != table.tiles_left:
         raise AssertionError("the redealt wall must hold the tiles left")
     dealt.wall, dealt.front, dealt.back = wall, 0, len(wall)
     dealt.used = list(dealt._copy_limits)  # every copy is placed: draws count nothing
     return dealt
+
+
+def _without(tiles: list[Tile], taken: Sequence[Tile]) -> list[Tile]:
+    rest = list(tiles)
+    for tile in taken:
+        rest.remove(tile)
+    return rest
+
+
+def _with_known(rule: Callable[[Sequence[int]], bool] | None, known: Sequence[Tile]
+                ) -> Callable[[Sequence[int]], bool] | None:
+    """A seat's hand test asked of the tiles dealt to it with the tiles known it holds."""
+    if rule is None or not known:
+        return rule
+    extra = _counts(known)
+
+    def test(counts: Sequence[int]) -> bool:
+        return rule([a + b for a, b in zip(counts, extra, strict=True)])
+
+    return test
 
 
 @dataclass(frozen=True)
@@ -208,13 +248,14 @@ class Taker:
     rule: Callable[[Sequence[int]], bool] | None
 
 
-def _deal_keeping(table: Table, hidden: list[Tile], takers: Sequence[Taker],
+def _deal_keeping(held: dict[int, list[Tile]], hidden: list[Tile], takers: Sequence[Taker],
                   rng: random.Random) -> tuple[dict[int, list[Tile]], list[Tile]]:
     """Shuffled ``hidden`` tiles dealt so that every seat keeps to its rules.
 
     The seats with kinds ruled out take the first tiles they may hold, the others the
     next ones; when that runs short or a hand fails its seat's test, the table's own
-    deal (which keeps to the rules) is the start instead. Random swaps of two tiles
+    deal (``held``: the tiles each seat really holds among ``hidden``, which keep to the
+    rules) is the start instead. Random swaps of two tiles
     that keep every seat's rules then make the deal uniform among the allowed ones (a
     swap chain whose moves are symmetric); a seat's test is asked only when a swap
     changes its hand."""
@@ -227,7 +268,7 @@ def _deal_keeping(table: Table, hidden: list[Tile], takers: Sequence[Taker],
             (picked if len(picked) < taker.size and tile.kind not in taker.barred
              else rest).append(tile)
         if len(picked) < taker.size or (taker.rule and not taker.rule(_counts(picked))):
-            hands = {t.seat: table.seats[t.seat].tiles() for t in takers}
+            hands = {t.seat: list(held[t.seat]) for t in takers}
             pool = list(hidden)
             for tiles in hands.values():
                 for tile in tiles:

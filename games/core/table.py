@@ -1249,6 +1249,22 @@ class Table:
         Sichuan's 血流成河 (SC-H2); none elsewhere (a winner's hand simply ends)."""
         return []
 
+    def set_aside(self) -> dict[int, tuple[Tile, ...]]:
+        """Tiles seats have set aside face down and not yet passed on, by seat (Sichuan's
+        换三张 before the fourth set, SC-H1); nobody else has seen them."""
+        return {}
+
+    def known_held(self, seat: int) -> dict[int, list[Tile]]:
+        """Tiles ``seat`` knows another seat holds concealed, by seat (Sichuan: the three it
+        passed on in 换三张 and hasn't seen leave the receiver's hand, SC-H1)."""
+        return {}
+
+    def set_aside_again(self, seat: int, choose: Callable[[Table, list[Action]], Action]) -> None:
+        """The seat's set-aside tiles (back in its hand) chosen again by ``choose`` from
+        its choices now (the value pass's redeal: what another seat set aside is unseen)."""
+        raise RuleViolation("C-2", Message("{player} has set nothing aside",
+                                           player=self.name(seat)))
+
     def hand_locked(self, seat: int) -> bool:
         """The seat's discards are decided for it: a Putian ready hand discards what it
         draws (PT-5.3), a Sichuan winner under 血流成河 too (SC-H2)."""

@@ -600,6 +600,12 @@ class Variant:
     def values(cls, position: Position, reading: Reading) -> Iterator[Score]:
         raise NotImplementedError
 
+    @classmethod
+    def sets_to_pass(cls, position: Position) -> list[tuple[Tile, ...]]:
+        """The sets of tiles the hand may pass on before play starts (Sichuan's 换三张,
+        SC-H1, at a table playing it); none elsewhere."""
+        return []
+
     # -- waits ----------------------------------------------------------------
 
     @classmethod

@@ -29,7 +29,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,15 +62,20 @@ class WinSpot:
 
 
 def win_spots(match: MatchLog) -> Iterator[WinSpot]:
-    """Every win of a match, as the table scored and settled it."""
+    """Every win of a match, as the table scored and settled it (with what a 呼叫转移
+    paid the winner once the discard passed, SC-H3)."""
     replayer = Replayer(match)
     for number, hand in enumerate(match.hands, start=1):
         table = replayer.begin(number, hand)
+        waiting: list[WinSpot] = []  # this discard's wins: a transfer is paid after them
         for index, event in enumerate(hand.events, start=1):
             if event.type == "end":
                 break
             if event.type != "hu":
+                before = len(table.payments)
                 table.apply(event)
+                yield from _with_transfers(waiting, table.payments[before:])
+                waiting = []
                 continue
             before = len(table.payments)
             context = _table_context(table)
@@ -83,9 +88,31 @@ def win_spots(match: MatchLog) -> Iterator[WinSpot]:
                 continue
             puzzle = {"position": win_position_json(win.position),
                       "table": _table_json(table, win, context, kongs)}
-            yield WinSpot(number, index, win.seat, puzzle,
-                          {**_answer(win, lines), "kongs_paid": len(kongs)})
+            spot = WinSpot(number, index, win.seat, puzzle,
+                           {**_answer(win, lines), "kongs_paid": len(kongs)})
+            if table.ended:
+                yield from _with_transfers([*waiting, spot], ())
+                waiting = []
+            else:
+                waiting.append(spot)
+        yield from waiting
         replayer.play(number, hand)
+
+
+def _with_transfers(spots: list[WinSpot], paid: Sequence[Any]) -> Iterator[WinSpot]:
+    """The spots with the 呼叫转移 lines (SC-H3) ``paid`` to their winners added."""
+    for spot in spots:
+        extra = [settled.line for settled in paid
+                 if settled.line.cause == "call_transfer" and settled.line.payee == spot.seat]
+        if not extra:
+            yield spot
+            continue
+        answer = dict(spot.answer)
+        lines = [*answer["lines"], *(line.to_json() for line in extra)]
+        answer["lines"] = lines
+        answer["rules"] = sorted({*answer["rules"], *(line.rule for line in extra)})
+        answer["collects"] += sum(line.amount for line in extra)
+        yield WinSpot(spot.hand, spot.event, spot.seat, spot.puzzle, answer)
 
 
 @dataclass(frozen=True)
@@ -242,25 +269,33 @@ def difficulty_of(puzzle: Mapping[str, Any], answer: Mapping[str, Any]) -> int:
 # -- the generator ----------------------------------------------------------------------
 
 
-def generate(variant_name: str, difficulty: int, seed: int | str) -> dict[str, Any]:
+def generate(variant_name: str, difficulty: int, seed: int | str,
+             rules: Mapping[str, int | str | bool] | None = None,
+             wanted: Callable[[WinSpot], bool] | None = None) -> dict[str, Any]:
     """A pay puzzle of a difficulty from bot matches seeded by ``seed`` (the same seed
     gives the same puzzle everywhere): the position, the table, the payment lines the
-    table wrote and the source (``match_seed``, ``hands``, ``hand``, ``event``) to replay.
+    table wrote and the source (``match_seed``, ``hands``, ``hand``, ``event``, and the
+    table's ``rules`` when it played house rules such as Sichuan's SC-H1–H8) to replay.
+    ``wanted`` keeps only some wins (a theme's, say).
     """
     variant = variant_named(variant_name)
     if difficulty not in (1, 2, 3):
         raise PuzzleError(f"difficulty must be 1, 2 or 3, not {difficulty!r}")
+    checked = variant.check_rules(dict(rules or {}))
     key = f"pay/{variant.name}/{difficulty}/{seed}".encode("utf-8", "backslashreplace")
     rng = random.Random(key.decode())
     fallback: tuple[int, dict[str, Any]] | None = None
     for _ in range(TRIES):
         match_seed = rng.randrange(2**31)
-        match = simulate(variant.name, MATCH_HANDS, match_seed)
+        match = simulate(variant.name, MATCH_HANDS, match_seed, rules=checked)
         for spot in win_spots(match):
+            if wanted is not None and not wanted(spot):
+                continue
             got = difficulty_of(spot.puzzle, spot.answer)
             made = {**spot.puzzle,
                     "source": {"match_seed": match_seed, "hands": MATCH_HANDS,
-                               "hand": spot.hand, "event": spot.event}}
+                               "hand": spot.hand, "event": spot.event,
+                               **({"rules": dict(checked)} if checked else {})}}
             if got == difficulty:
                 return made
             if fallback is None or abs(got - difficulty) < fallback[0]:
@@ -275,7 +310,8 @@ def replayed(puzzle: Mapping[str, Any]) -> WinSpot:
     table scores and settles there (tests compare it with the stored answer)."""
     source = puzzle["source"]
     variant = read_position(puzzle["position"]).variant
-    match = simulate(variant.name, int(source["hands"]), int(source["match_seed"]))
+    match = simulate(variant.name, int(source["hands"]), int(source["match_seed"]),
+                     rules=source.get("rules"))
     for spot in win_spots(match):
         if (spot.hand, spot.event) == (source["hand"], source["event"]):
             return spot

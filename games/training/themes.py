@@ -38,6 +38,7 @@ from typing import Any
 
 from games.core.position import Position
 from games.core.tiles import Tile
+from games.core.variant import Variant
 from games.variants.positions import read_position
 
 MANY_WAITS = 5  # natural winning tiles (wildcards aside) for "many waits"
@@ -55,9 +56,34 @@ class Theme:
     rule: str
     check: Check
     kinds: frozenset[str] = frozenset(("wins", "pay", "discard"))  # the kinds it can tag
+    # A table's rules options the theme needs (house rules such as SC-H1–H8): generated
+    # puzzles of it are played under them, in the variants that have those options.
+    rules: tuple[tuple[str, int | str | bool], ...] = ()
 
     def applies(self, position: Position, answer: dict[str, Any]) -> bool:
         return self.check(position, answer)
+
+    def rules_in(self, variant: type[Variant]) -> dict[str, int | str | bool] | None:
+        """The rules a generated puzzle of the theme is played under in ``variant`` (None:
+        the variant's tables never play them, so it has no such puzzle).
+
+        >>> from games.variants.registry import variant_named
+        >>> theme_named("call_transfer").rules_in(variant_named("sichuan"))
+        {'call_transfer': True}
+        >>> theme_named("call_transfer").rules_in(variant_named("jiaxing")) is None
+        True
+        >>> theme_named("gen").rules_in(variant_named("jiaxing"))
+        {}
+        """
+        if any(name not in variant.OPTIONS for name, _value in self.rules):
+            return None
+        return dict(self.rules)
+
+    @property
+    def first_kind(self) -> str:
+        """The kind of puzzle a theme is practised with when none is asked ("what wins
+        here?" when it can tag those)."""
+        return "wins" if "wins" in self.kinds else sorted(self.kinds)[0]
 
 
 def _pattern_names(answer: dict[str, Any]) -> Iterator[str]:
@@ -156,6 +182,29 @@ def _settled_by(*rules: str) -> Check:
     return lambda _position, answer: not wanted.isdisjoint(answer.get("rules", []))
 
 
+def _scores_rule(*ids: str) -> Check:
+    """Some winning tile, or the won hand, scores a pattern of one of the rules ``ids``."""
+    wanted = frozenset(ids)
+
+    def check(_position: Position, answer: dict[str, Any]) -> bool:
+        scores = [w["score"] for w in answer.get("waits", [])] + (
+            [answer["score"]] if "score" in answer else [])
+        return any(p.get("id") in wanted for score in scores
+                   for p in score.get("patterns", []))
+
+    return check
+
+
+HOUSE_SCORING = ("SC-H4", "SC-H5", "SC-H6", "SC-H7", "SC-H8")
+"""The Sichuan house rules that change a win's value (自摸加底, 天地胡, 门清中张, 金钩钓,
+海底): a table playing them, 成都's say, counts them into the fan or the base."""
+
+
+def _passes_three(_position: Position, answer: dict[str, Any]) -> bool:
+    """A "which three to pass?" answer: the sets of three the hand may pass on (SC-H1)."""
+    return answer.get("rule") == "SC-H1" and bool(answer.get("best"))
+
+
 def _kongs_paid(_position: Position, answer: dict[str, Any]) -> bool:
     return int(answer.get("kongs_paid", 0)) > 0
 
@@ -175,6 +224,7 @@ def _value_over_speed(_position: Position, answer: dict[str, Any]) -> bool:
 
 PAY = frozenset(("pay",))  # themes only a won hand and its settlement show
 DISCARD = frozenset(("discard",))
+EXCHANGE = frozenset(("exchange",))  # "which three to pass?" (games.training.exchange_puzzles)
 WINS_ONLY = frozenset(("wins",))
 WON_HANDS = frozenset(("wins", "pay"))  # patterns a winning tile or a won hand scores
 
@@ -210,6 +260,14 @@ THEMES: tuple[Theme, ...] = (
     Theme("flower_settlement", "算花", "flower settlement", "PT-7.4", _settled_by("PT-7.4"), PAY),
     Theme("dealer_streak", "连庄", "a dealer's streak", "PT-7.1", _streak, PAY),
     Theme("kong_payments", "刮风下雨", "kongs paid this hand", "SC-6.3", _kongs_paid, PAY),
+    Theme("house_scoring", "成都加番", "Chengdu house scoring: 自摸加底, 门清中张, 金钩钓, "
+          "海底, 天地胡", "SC-H4–H8", _scores_rule(*HOUSE_SCORING), WON_HANDS,
+          (("self_draw_bonus", "base"), ("heavenly_earthly", True), ("concealed_middle", True),
+           ("golden_hook", True), ("sea_bottom", True))),
+    Theme("call_transfer", "呼叫转移", "a kong's takings transferred to the winner",
+          "SC-H3", _settled_by("SC-H3"), PAY, (("call_transfer", True),)),
+    Theme("exchange_three", "换三张", "which three tiles to pass on", "SC-H1",
+          _passes_three, EXCHANGE),
     Theme("value_over_speed", "舍快求大", "a slower discard worth more", "C-3",
           _value_over_speed, DISCARD),
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations_with_replacement
 
 from games.core import settlement, shapes
@@ -205,6 +205,12 @@ class Sichuan(Variant):
     @classmethod
     def _voids(cls, position: Position) -> list[int | None]:
         return [position.void] if position.void is not None else [0, 1, 2]
+
+    @classmethod
+    def sets_to_pass(cls, position: Position) -> list[tuple[Tile, ...]]:
+        if not position.rule("exchange_three"):
+            return []
+        return exchange_choices(counts_of(position.hand))
 
     @classmethod
     def shanten_of(cls, position: Position, counts: Sequence[int], wild: int) -> int:
@@ -511,6 +517,23 @@ class SichuanTable(Table):
         return [Action(seat, Event("exchange", seat, tiles=tiles))
                 for tiles in exchange_choices(self.seats[seat].hand)]
 
+    def set_aside(self) -> dict[int, tuple[Tile, ...]]:
+        if self.phase is not Phase.EXCHANGE:
+            return {}  # SC-H1: all four sets have been passed on
+        return {(self.dealer + n) % 4: tiles for n, tiles in enumerate(self.exchanged)}
+
+    def set_aside_again(self, seat: int, choose: Callable[[Table, list[Action]], Action]) -> None:
+        number = (seat - self.dealer) % 4
+        if self.phase is not Phase.EXCHANGE or number >= len(self.exchanged):
+            super().set_aside_again(seat, choose)
+        hand = self.seats[seat].hand
+        actions = [Action(seat, Event("exchange", seat, tiles=tiles))
+                   for tiles in exchange_choices(hand)]
+        tiles = tuple(choose(self, actions).event.tiles)
+        for tile in tiles:
+            hand[tile.kind] -= 1
+        self.exchanged[number] = tiles
+
     # -- SC-2 定缺 -------------------------------------------------------------------
 
     def _on_dingque(self, event: Event) -> None:
@@ -663,6 +686,28 @@ class SichuanTable(Table):
         if not self.received[seat]:
             return None
         return (seat - exchange_step(self.setup.dice)) % 4
+
+    def known_held(self, seat: int) -> dict[int, list[Tile]]:
+        """SC-H1: the receiver of the seat's three still holds those the seat hasn't seen
+        leave its hand (a kind it discarded or melded since counts as gone: the copy it
+        let go may have been the passed one)."""
+        if self.phase is Phase.EXCHANGE or len(self.exchanged) < 4:
+            return {}
+        passed = self.exchanged[(seat - self.dealer) % 4]
+        receiver = (seat + exchange_step(self.setup.dice)) % 4
+        state = self.seats[receiver]
+        if state.won:
+            return {}  # a winner's tiles are in sight of everyone (SC-3.2)
+        gone = Counter(t.kind for t, _claimed in state.river)
+        gone.update(t.kind for meld in state.melds for t in meld.tiles)
+        gone.update(t.kind for t in self.won_tiles[receiver])
+        held: list[Tile] = []
+        for tile in passed:
+            if gone[tile.kind]:
+                gone[tile.kind] -= 1
+            elif state.hand[tile.kind] > sum(1 for t in held if t.kind == tile.kind):
+                held.append(tile)
+        return {receiver: held} if held else {}
 
     def public_tiles(self, seat: int) -> list[Tile]:
         # SC-H2: the winning tiles set aside are in sight of everyone.

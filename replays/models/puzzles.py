@@ -28,6 +28,7 @@ class Puzzle(models.Model):
         WINS = "wins", _("What wins here?")
         PAY = "pay", _("How much does it pay?")
         DISCARD = "discard", _("What to discard?")
+        EXCHANGE = "exchange", _("Which three to pass? (换三张)")
 
     class Source(models.TextChoices):
         GENERATED = "generated", _("generated")

@@ -20,8 +20,8 @@ from games.core import settlement
 from games.core.position import Position
 from games.core.settlement import Formula, Payment
 from games.core.table import Settled
-from games.core.tiles import TILES
-from games.training import discard_puzzles, pay_puzzles
+from games.core.tiles import TILES, Tile
+from games.training import discard_puzzles, exchange_puzzles, pay_puzzles
 from games.training import puzzles as engine
 from games.variants.positions import read_position
 from games.variants.registry import VARIANTS
@@ -375,6 +375,74 @@ def read_discard(post: Any, found: Puzzle) -> tuple[list[str], str]:
     return [picked], ""
 
 
+# -- which three to pass? (换三张, SC-H1) -------------------------------------------------
+
+
+EXCHANGE_ROWS = 3  # sets shown per suit after the answer (the best first), with the pick
+
+
+def exchange_setup(found: Puzzle) -> dict[str, Any]:
+    """An exchange puzzle's dealt hand and the sets of three it may pass on, by suit."""
+    position = read_position(found.position["position"])
+    by_suit: dict[str, list[dict[str, Any]]] = {}
+    for row in sorted(found.answer["choices"], key=lambda r: r["tiles"]):
+        by_suit.setdefault(row["suit"], []).append(
+            {"code": row["tiles"], "tiles": [TileView(Tile.parse(t))
+                                             for t in row["tiles"].split()]})
+    return {
+        "hand": [TileView(t) for t in sorted(position.hand, key=lambda t: t.kind)],
+        **_context(position),
+        "suits": [{"suit": suit, "sets": sets} for suit, sets in sorted(by_suit.items())],
+    }
+
+
+def _tile_names(codes: str) -> str:
+    """Tiles written in notation ("3p 6p 6p") by their names in the reader's language."""
+    return pgettext("between tile names", " ").join(tile_name(code) for code in codes.split())
+
+
+def read_exchange(post: Any, found: Puzzle) -> tuple[list[str], str]:
+    """The set of three picked: one of the sets the hand may pass on (SC-H1)."""
+    picked = post.get("tiles", "").strip()
+    if not picked:
+        raise BadAnswer(_("Pick the three tiles you would pass on."))
+    if picked not in {row["tiles"] for row in found.answer["choices"]}:
+        raise BadAnswer(_("%(tiles)s is not three tiles of one suit from this hand (SC-H1).")
+                        % {"tiles": picked[:20]})
+    return [picked], ""
+
+
+def exchange_feedback(found: Puzzle, verdict: exchange_puzzles.ExchangeVerdict
+                      ) -> dict[str, Any]:
+    """The answer: the best sets, and the best few of each suit with the pick, each with
+    the shanten and the improving tiles of what it keeps."""
+    answer = found.answer
+    shown: list[dict[str, Any]] = []
+    per_suit: dict[str, int] = {}
+    for row in answer["choices"]:  # best first
+        count = per_suit.get(row["suit"], 0)
+        if count < EXCHANGE_ROWS or row["tiles"] == verdict.picked:
+            per_suit[row["suit"]] = count + 1
+            shown.append({**row, "tiles_view": [TileView(Tile.parse(t))
+                                                for t in row["tiles"].split()],
+                          "best": row["tiles"] in answer["best"],
+                          "picked": row["tiles"] == verdict.picked})
+    best = answer["choices"][0]
+    other = next((r for r in answer["choices"] if r["suit"] != best["suit"]), None)
+    why = [_("The three tiles you receive are unknown when you choose (SC-H1), so the "
+             "engine measures what you keep: its shanten with the void suit still to name "
+             "(SC-2), then the unseen tiles that would improve it.")]
+    if other is not None:
+        why.append(_("Passing on %(best)s keeps a hand %(shanten)s from ready with %(tiles)s "
+                     "improving tiles; the best set of another suit, %(other)s, keeps "
+                     "%(other_shanten)s with %(other_tiles)s.") % {
+            "best": _tile_names(best["tiles"]), "shanten": best["shanten"],
+            "tiles": best["accepted"], "other": _tile_names(other["tiles"]),
+            "other_shanten": other["shanten"],
+            "other_tiles": other["accepted"]})
+    return {"choices": shown, "best": answer["best"], "why": why}
+
+
 def check(found: Puzzle, picked: Any, bonus: str) -> Any:
     """The verdict on an answer of any kind (its ``solved`` and ``points`` count)."""
     if found.kind == Puzzle.Kind.PAY:
@@ -384,6 +452,9 @@ def check(found: Puzzle, picked: Any, bonus: str) -> Any:
     if found.kind == Puzzle.Kind.DISCARD:
         tile = picked[0] if picked else ""
         return discard_puzzles.check(found.answer, tile, found.difficulty)
+    if found.kind == Puzzle.Kind.EXCHANGE:
+        return exchange_puzzles.check(found.answer, picked[0] if picked else "",
+                                      found.difficulty)
     return engine.check(found.answer, picked, bonus or None, found.difficulty)
 
 
@@ -397,6 +468,8 @@ def share_lines(found: Puzzle, verdict: Any) -> list[str]:
             lines.append(_("What the winner collects: %(mark)s") % {
                 "mark": "✓" if verdict.bonus else "✗"})
         return lines
+    if found.kind == Puzzle.Kind.EXCHANGE:
+        return [_("Best three to pass: %(mark)s") % {"mark": "🟩" if verdict.solved else "🟥"}]
     return [_("Best discard: %(mark)s") % {"mark": "🟩" if verdict.solved else "🟥"}]
 
 

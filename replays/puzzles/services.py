@@ -25,10 +25,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.analysis.annotation import ENGINE_VERSION
-from games.training import discard_puzzles, pay_puzzles, themes
+from games.training import discard_puzzles, exchange_puzzles, pay_puzzles, themes
 from games.training import puzzles as engine
+from games.training.puzzles import PuzzleError
 from games.variants.positions import read_position
-from games.variants.registry import NAMES
+from games.variants.registry import NAMES, variant_named
 from replays.limits import client_address
 from replays.matches.board import replayed_match
 from replays.models import (
@@ -103,13 +104,29 @@ def same_position(position: dict[str, Any], kind: str = Puzzle.Kind.WINS) -> Puz
                                   kind=kind).order_by("id").first()
 
 
-def made_of_kind(kind: str, variant: str, difficulty: int, seed: str
+def made_of_kind(kind: str, variant: str, difficulty: int, seed: str, theme: str = ""
                  ) -> tuple[dict[str, Any], dict[str, Any], int]:
-    """A generated puzzle of a kind: its position, the engine's answer, its difficulty."""
+    """A generated puzzle of a kind: its position, the engine's answer, its difficulty. A
+    pay puzzle of a ``theme`` that needs house rules (SC-H3–H8) is played under them and
+    is a win of that theme."""
     if kind == Puzzle.Kind.PAY:
-        puzzle = pay_puzzles.generate(variant, difficulty, seed)
+        rules: dict[str, int | str | bool] | None = None
+        wanted = None
+        if theme:
+            found = themes.theme_named(theme)
+            rules = found.rules_in(variant_named(variant))
+            if rules is None:
+                raise PuzzleError(f"{variant} tables don't play the rules of the theme "
+                                  f"{theme} ({found.rule})")
+
+            def wanted(spot: pay_puzzles.WinSpot) -> bool:
+                return theme in themes.themes_of(spot.puzzle["position"], spot.answer, kind)
+        puzzle = pay_puzzles.generate(variant, difficulty, seed, rules=rules, wanted=wanted)
         answer = pay_puzzles.solve(puzzle)
         return puzzle, answer, pay_puzzles.difficulty_of(puzzle, answer)
+    if kind == Puzzle.Kind.EXCHANGE:
+        made, answer = exchange_puzzles.generate(variant, difficulty, seed)
+        return made, answer, exchange_puzzles.difficulty_of(answer) or difficulty
     if kind == Puzzle.Kind.DISCARD:
         position, answer = discard_puzzles.generate(variant, difficulty, seed)
         return position, answer, discard_puzzles.difficulty_of(answer)
@@ -120,12 +137,13 @@ def made_of_kind(kind: str, variant: str, difficulty: int, seed: str
 
 def kind_themes(kind: str, position: dict[str, Any], answer: dict[str, Any]) -> list[str]:
     """The engine's themes of a puzzle of any kind (a pay puzzle's are its won hand's)."""
-    shown = position["position"] if kind == Puzzle.Kind.PAY else position
+    shown = position["position"] if kind in (Puzzle.Kind.PAY, Puzzle.Kind.EXCHANGE) \
+        else position
     return themes.themes_of(shown, answer, kind)
 
 
 def generated_puzzle(variant: str, difficulty: int, seed: str,
-                     kind: str = Puzzle.Kind.WINS) -> Puzzle:
+                     kind: str = Puzzle.Kind.WINS, theme: str = "") -> Puzzle:
     """The generated puzzle of a kind, seed and asked difficulty: made once, found again
     later.
 
@@ -135,11 +153,13 @@ def generated_puzzle(variant: str, difficulty: int, seed: str,
     kinds other than "what wins here?").
     """
     key = f"{seed}/{difficulty}" if kind == Puzzle.Kind.WINS else f"{kind}/{seed}/{difficulty}"
+    if theme:  # a theme needing house rules: found again only with its theme
+        key = f"{key}/{theme}"
     existing = Puzzle.objects.filter(source=Puzzle.Source.GENERATED, variant=variant,
                                      seed=key).first()
     if existing is not None:
         return existing
-    position, answer, measured = made_of_kind(kind, variant, difficulty, seed)
+    position, answer, measured = made_of_kind(kind, variant, difficulty, seed, theme)
     try:
         with transaction.atomic():
             return Puzzle.objects.create(

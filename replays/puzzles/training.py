@@ -30,7 +30,7 @@ from replays.puzzles import services as puzzles
 NEAR = 250.0  # the stream's window around the target rating
 CLOSEST = 5  # it picks at random among this many closest puzzles in the window
 GENERATE_TRIES = 24  # generated candidates tried for a theme before giving up …
-KIND_TRIES = {"pay": 12, "discard": 3}  # … fewer of the kinds that take longer to make
+KIND_TRIES = {"pay": 12, "discard": 3, "exchange": 3}  # … fewer of the kinds that take longer to make
 TIMED_SECONDS = 180  # three minutes
 STREAK_START = -300.0  # a streak starts this far below the player's rating …
 STREAK_STEP = 60.0  # … and climbs this much per solve
@@ -161,14 +161,21 @@ def _other_hands(candidates: QuerySet[Puzzle], last: Puzzle | None) -> list[Puzz
 
 def _generated(variant: str, theme: str, aim: float, kind: str = "") -> Puzzle | None:
     difficulty = _difficulty_near(aim)
-    for _ in range(KIND_TRIES.get(kind, GENERATE_TRIES) if theme else 1):
+    found = BY_KEY[theme] if theme else None
+    # every kind is stored; new ones of the asked kind, or of one the theme tags
+    chosen = kind or (found.first_kind if found else Puzzle.Kind.WINS)
+    if found is not None and chosen not in found.kinds:
+        return None
+    # A theme needing house rules (SC-H1–H8) is looked for under them (pay puzzles).
+    ruled = found is not None and bool(found.rules) and chosen == Puzzle.Kind.PAY
+    for _ in range(KIND_TRIES.get(chosen, GENERATE_TRIES) if theme else 1):
         name = variant or secrets.choice(NAMES)
-        chosen = kind or Puzzle.Kind.WINS  # every kind is stored; new ones of the asked kind
         try:
-            made = puzzles.generated_puzzle(name, difficulty, f"train/{secrets.token_hex(8)}",
-                                            chosen)
-        except PuzzleError:  # no clearly best discard found within the generator's budget
-            continue
+            made = puzzles.generated_puzzle(
+                name, difficulty, f"train/{secrets.token_hex(4 if ruled else 8)}", chosen,
+                theme if ruled else "")
+        except PuzzleError:  # no clearly best discard found within the generator's budget,
+            continue  # or a variant whose tables don't play the theme's rules
         if not theme or theme in made.themes:
             return made
     return None

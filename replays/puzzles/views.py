@@ -133,6 +133,8 @@ def read_answer(request: HtmxHttpRequest, found: Puzzle) -> tuple[Any, str]:
             return kinds.read_pay(request.POST, found)
         if found.kind == Puzzle.Kind.DISCARD:
             return kinds.read_discard(request.POST, found)
+        if found.kind == Puzzle.Kind.EXCHANGE:
+            return kinds.read_exchange(request.POST, found)
     except kinds.BadAnswer as problem:
         raise BadPick(str(problem)) from None
     return read_pick(request)
@@ -144,6 +146,8 @@ def setup_for(found: Puzzle) -> dict[str, Any]:
         return kinds.pay_setup(found)
     if found.kind == Puzzle.Kind.DISCARD:
         return kinds.discard_setup(found)
+    if found.kind == Puzzle.Kind.EXCHANGE:
+        return kinds.exchange_setup(found)
     return _setup(found)
 
 
@@ -153,6 +157,8 @@ def feedback_for(found: Puzzle, verdict: Any) -> dict[str, Any]:
         return kinds.pay_feedback(found, verdict)
     if found.kind == Puzzle.Kind.DISCARD:
         return kinds.discard_feedback(found, verdict)
+    if found.kind == Puzzle.Kind.EXCHANGE:
+        return kinds.exchange_feedback(found, verdict)
     return _feedback(found, verdict)
 
 

@@ -399,6 +399,10 @@ def _action_text(kind: str, code: str, shown_codes: tuple[str, ...], suit: str,
         return _("lay out a white")
     if kind == "dingque":
         return _("void %(suit)s") % {"suit": tile_names_module.suit_name(suit)}
+    if kind == "exchange":
+        passed = pgettext("between tile names", " ").join(
+            tile_names_module.tile_name(t) for t in shown_codes)
+        return _("pass on %(tiles)s (换三张)") % {"tiles": passed}
     if kind == "contract":
         return _("give up") if gives_up else _("persist")
     if kind == "exchange":
@@ -439,8 +443,8 @@ def loss_text(loss: dict[str, Any] | None) -> str:
 def decision_kind(kind: str) -> str:
     """A decision point's kind in the reader's language."""
     return {"turn": _("turn"), "claim": _("claim"), "rob_kong": _("robbing a kong"),
-            "dingque": _("void suit"), "contract": _("contract"),
-            "exchange": _("exchange three (换三张)")}.get(kind, kind)
+            "dingque": _("void suit"), "exchange": _("three tiles passed on (换三张)"),
+            "contract": _("contract")}.get(kind, kind)
 
 
 @register.simple_tag
