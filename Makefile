@@ -125,11 +125,14 @@ loadtest-uploads: install services
 TABLES ?= 50
 LOADTEST_SECONDS ?= 60
 LOADTEST_CHANNEL_URL ?= redis://127.0.0.1:6379/14
+THINK ?= 0
+ANSWERS ?= http
 
 loadtest-tables: install services
-	$(LOCAL_KEY) $(BIN)/python tools/loadtest_tables.py --tables $(TABLES) --seconds $(LOADTEST_SECONDS)
 	$(LOCAL_KEY) $(BIN)/python tools/loadtest_tables.py --tables $(TABLES) --seconds $(LOADTEST_SECONDS) \
-		--processes 2 --redis $(LOADTEST_CHANNEL_URL)
+		--think $(THINK) --answers $(ANSWERS)
+	$(LOCAL_KEY) $(BIN)/python tools/loadtest_tables.py --tables $(TABLES) --seconds $(LOADTEST_SECONDS) \
+		--think $(THINK) --answers $(ANSWERS) --processes 2 --redis $(LOADTEST_CHANNEL_URL)
 
 # The site on http://127.0.0.1:$(PORT) with demo matches, until Ctrl-C. Embedded SQLite unless
 # DATABASE_URL is set (then PostgreSQL). `make run PORT=8080` serves on another port.
@@ -141,8 +144,10 @@ run: install
 	@echo "Serving http://127.0.0.1:$(PORT)/ until Ctrl-C (a staff account: $(BIN)/python manage.py createsuperuser)"
 	@# daphne's runserver (first in INSTALLED_APPS): the ASGI application, the tables'
 	@# WebSockets included, static files as runserver serves them; without CHANNEL_LAYER_URL
-	@# the sockets share the process's in-memory channel layer (docs/tables.md).
-	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	@# the sockets share the process's in-memory channel layer (docs/tables.md). Each request
+	@# runs on a thread of its own there: no connection is kept past it (docs/deploy.md).
+	DEBUG=$${DEBUG:-true} DATABASE_CONN_MAX_AGE=$${DATABASE_CONN_MAX_AGE:-0} \
+		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # Translations: re-extract every marked string into locale/<lang>/LC_MESSAGES/django.po
 # (translations already there are kept), then compile the .mo files. Both are committed,
