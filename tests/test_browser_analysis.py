@@ -131,7 +131,7 @@ def test_the_panel_shows_a_decision_with_its_best_and_actual_choice(
 
     details = panel(page).locator("details.decision").first
     expect(details).to_have_attribute("open", "")
-    expect(details.locator("summary")).to_contain_text("'s decision (turn)")
+    expect(details.locator("summary")).to_contain_text("Decision of ")
     best = details.locator("tr.best").first
     actual = details.locator("tr.actual")
     expect(best).to_be_visible()

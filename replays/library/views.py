@@ -42,6 +42,7 @@ from replays.library.rules_guide import (
     rule_anchors,
     unique_anchors,
 )
+from replays.matches import presets
 from replays.matches.board import board_at, replayed_match
 from replays.matches.danger import danger_at
 from replays.matches.engine_refusals import from_json
@@ -58,7 +59,6 @@ from replays.matches.services import (
 )
 from replays.matches.tasks import send_check
 from replays.models import Match, UploadCheck, write_document
-from replays.play import presets
 from replays.puzzles.services import visitor_id
 from replays.puzzles.takedowns import take_down
 from replays.security import mark_not_shared

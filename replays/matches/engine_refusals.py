@@ -32,6 +32,7 @@ CATALOGUE: dict[str, Promise] = {
     "a hand that would win on every tile kind may not rob a kong": pgettext_lazy("engine refusal", "a hand that would win on every tile kind may not rob a kong"),
     "{player} can't {what} {tile}: wildcards never take part in a chow, pung or kong": pgettext_lazy("engine refusal", "{player} can't {what} {tile}: wildcards never take part in a chow, pung or kong"),
     "{player} gave up and only draws and discards": pgettext_lazy("engine refusal", "{player} gave up and only draws and discards"),
+    "{player} has set nothing aside": pgettext_lazy("engine refusal", "{player} has set nothing aside"),
     "{player} can't {what}: they gave up and only draw and discard": pgettext_lazy("engine refusal", "{player} can't {what}: they gave up and only draw and discard"),
     "{player} gave up and can't win this hand": pgettext_lazy("engine refusal", "{player} gave up and can't win this hand"),
     "{player} can't answer a contract: no contract was just formed": pgettext_lazy("engine refusal", "{player} can't answer a contract: no contract was just formed"),

@@ -32,11 +32,12 @@ from games.play.bot_match import MAX_HANDS, IllegalAction, PlayError, StaleStep
 from games.variants.registry import NAMES
 from replays import limits
 from replays.htmx import HtmxHttpRequest, wants_fragment
+from replays.matches import presets
 from replays.matches.engine_refusals import refusal
 from replays.matches.engine_refusals import render as engine_refusal
 from replays.matches.services import UploadError
 from replays.models import Match, PlayedMatch
-from replays.play import bots, levels, presets, services, table
+from replays.play import bots, levels, services, table
 
 SEAT_CHOICES = [("random", gettext_lazy("random")), ("0", gettext_lazy("East (seat 1)")),
                 ("1", gettext_lazy("South (seat 2)")), ("2", gettext_lazy("West (seat 3)")),

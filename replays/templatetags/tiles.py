@@ -443,7 +443,7 @@ def loss_text(loss: dict[str, Any] | None) -> str:
 def decision_kind(kind: str) -> str:
     """A decision point's kind in the reader's language."""
     return {"turn": _("turn"), "claim": _("claim"), "rob_kong": _("robbing a kong"),
-            "dingque": _("void suit"), "exchange": _("three tiles passed on (换三张)"),
+            "dingque": _("void suit"), "exchange": _("three tiles passed on, 换三张"),
             "contract": _("contract")}.get(kind, kind)
 
 
