@@ -35,7 +35,7 @@ from games.core.tiles import Tile
 from games.records.log import MatchLog
 from games.records.match import Replayer
 from games.training import puzzles as wins
-from games.training.puzzles import POINTS_PER_LEVEL, PuzzleError, position_json
+from games.training.puzzles import POINTS_PER_LEVEL, OnePick, PuzzleError, position_json
 from games.variants.positions import read_position
 from games.variants.registry import variant_named
 
@@ -47,7 +47,7 @@ MEDIUM_SHARE = 0.25  # a quarter or more: medium; less (down to BIG): hard
 
 
 @dataclass(frozen=True)
-class DiscardVerdict:
+class DiscardVerdict(OnePick):
     """The tile picked, whether it is the best discard, and the points it scores."""
 
     picked: str
@@ -58,14 +58,6 @@ class DiscardVerdict:
     @property
     def solved(self) -> bool:
         return self.picked == self.best
-
-    @property
-    def right(self) -> tuple[str, ...]:
-        return (self.picked,) if self.solved else ()
-
-    @property
-    def wrong(self) -> tuple[str, ...]:
-        return () if self.solved else (self.picked,)
 
     @property
     def missed(self) -> tuple[str, ...]:

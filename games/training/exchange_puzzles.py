@@ -34,7 +34,7 @@ from games.core.position import Position
 from games.core.tiles import Tile
 from games.records.log import MatchLog
 from games.records.match import Replayer
-from games.training.puzzles import POINTS_PER_LEVEL, PuzzleError, position_json
+from games.training.puzzles import POINTS_PER_LEVEL, OnePick, PuzzleError, position_json
 from games.variants.positions import read_position
 from games.variants.registry import variant_named
 
@@ -110,7 +110,7 @@ def difficulty_of(answer: Mapping[str, Any]) -> int | None:
 
 
 @dataclass(frozen=True)
-class ExchangeVerdict:
+class ExchangeVerdict(OnePick):
     """The set picked, whether it is among the best, and the points it scores."""
 
     picked: str
@@ -121,14 +121,6 @@ class ExchangeVerdict:
     @property
     def solved(self) -> bool:
         return self.picked in self.best
-
-    @property
-    def right(self) -> tuple[str, ...]:
-        return (self.picked,) if self.solved else ()
-
-    @property
-    def wrong(self) -> tuple[str, ...]:
-        return () if self.solved else (self.picked,)
 
     @property
     def missed(self) -> tuple[str, ...]:

@@ -189,6 +189,25 @@ def parse_pick(text: str) -> list[str]:
     return [str(t) for t in sorted(tiles, key=lambda t: t.kind)]
 
 
+class OnePick:
+    """A verdict on one picked choice (a discard, a set passed on): right when solved,
+    else wrong; a verdict class gives ``picked`` and ``solved``."""
+
+    picked: str
+
+    @property
+    def solved(self) -> bool:
+        raise NotImplementedError
+
+    @property
+    def right(self) -> tuple[str, ...]:
+        return (self.picked,) if self.solved else ()
+
+    @property
+    def wrong(self) -> tuple[str, ...]:
+        return () if self.solved else (self.picked,)
+
+
 @dataclass(frozen=True)
 class Verdict:
     right: tuple[str, ...]
