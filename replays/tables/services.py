@@ -402,9 +402,7 @@ def answer(public_id: str, ticket: str | None, step: Any, action: Any,
         if match is None:
             raise TableError(_("The match hasn't started yet."))
         _apply_expired(room, match, seats, now)
-        seat.last_seen = now
-        if seat.number in match.autoplay:  # the seat's player is here: the bot gives it back
-            match.set_autoplay(seat.number, False)
+        _reclaim(match, seat, now, save=False)  # last_seen is written with the timers
         match.act_for(seat.number, step, action)
         _spend(room, seat, now)
         _store(room, match, seats, now, answered=seat)
@@ -432,10 +430,11 @@ def leave(request: HttpRequest, public_id: str,
     return room, match, seats[seat.number]
 
 
-def _reclaim(match: RoomMatch, seat: Seat, now: dt.datetime) -> None:
+def _reclaim(match: RoomMatch, seat: Seat, now: dt.datetime, save: bool = True) -> None:
     """The seat's player is here: the bot gives the seat back."""
     seat.last_seen = now
-    seat.save(update_fields=["last_seen"])
+    if save:
+        seat.save(update_fields=["last_seen"])
     if seat.number in match.autoplay:
         match.set_autoplay(seat.number, False)
 
