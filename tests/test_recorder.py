@@ -10,6 +10,7 @@ import pytest
 
 from games.bots.simulation import simulate
 from games.records.seat_view import project
+from replays.annotation.engine import annotate
 from replays.models import Match, SeatRecord
 
 pytestmark = pytest.mark.django_db
@@ -57,8 +58,12 @@ def test_it_records_a_hand_and_stores_its_replay(client: Any) -> None:
     stored = json.loads(bytes(match.document))
     assert stored["view"] == {"seat": 0}
     assert match.hands.get().deltas == events[-1]["deltas"]  # settled as it was played
-    page = client.get(f"/replays/{match.public_id}/")
-    assert page.status_code == 200
+    page = client.get(f"/replays/{match.public_id}/?step=30&seat=2").content.decode()
+    assert 'id="recorded-from"' in page
+    assert 'data-tile="back"' in page  # the others' tiles were unseen: face down
+    assert 'class="seat seat-0' in page and "is-viewer" in page  # the recorder's seat, whatever ?seat says
+    analysis = annotate(match, 1)
+    assert {d["seat"] for d in analysis["decisions"]} == {0}  # the recorder's decisions alone
 
 
 def test_it_refuses_an_event_out_of_order_and_a_bad_one(client: Any) -> None:
