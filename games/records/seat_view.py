@@ -387,8 +387,8 @@ def _put(hand: dict[str, Any], path: Path, value: str) -> None:
     target[path[-1]] = value
 
 
-def _ordinal(n: int) -> str:
-    return ("first", "second", "third", "fourth", "fifth")[min(n, 4)]
+def _ordinal(n: int) -> Message:
+    return Message(("first", "second", "third", "fourth", "fifth")[min(n, 4)])
 
 
 # -- reading a seat view ----------------------------------------------------------------

@@ -21,10 +21,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games.core.tiles import NotationError, parse_tiles
 from games.records.log import FORMAT
 from games.records.seat_view import UNKNOWN
-from games.variants.registry import NAMES, VARIANTS
+from games.variants.registry import VARIANTS
 from replays.matches.engine_refusals import render as engine_refusal
 from replays.matches.services import DuplicateUpload, UploadError, store_document
-from replays.models import SeatRecord
+from replays.models import Match, SeatRecord
 from replays.tile_names import suit_name, tile_name
 
 MAX_RECORDED_EVENTS = 600
@@ -33,8 +33,7 @@ GANG_KINDS = ("exposed", "added", "concealed")
 
 
 class StartForm(forms.Form):
-    variant = forms.ChoiceField(label=gettext_lazy("Game"),
-                                choices=[(name, name) for name in NAMES])
+    variant = forms.ChoiceField(label=gettext_lazy("Game"), choices=Match.Variant.choices)
     seat = forms.TypedChoiceField(label=gettext_lazy("Your seat"), coerce=int,
                                   choices=[(s, str(s)) for s in range(4)])
     dealer = forms.TypedChoiceField(label=gettext_lazy("Dealer's seat"), coerce=int,
