@@ -37,8 +37,9 @@ def site(live_server: Any, transactional_db: None) -> str:
 
 
 def the_hand() -> dict[str, Any]:
-    """A bot-played Sichuan hand with wins of others, as seat 0 records it."""
-    return project(simulate("sichuan", 1, 5), SEAT)
+    """A bot-played Sichuan hand as seat 0 records it: pungs, an exposed and a concealed kong,
+    three wins of others (each laid down) and the recorder's own 定缺."""
+    return project(simulate("sichuan", 1, 2), SEAT)
 
 
 def tap_chip(page: Page, name: str, value: Any) -> None:
@@ -130,11 +131,30 @@ def test_it_records_a_sichuan_hand_from_a_seat_on_a_phone(browser: Browser, site
     assert match.uploader_seat == SEAT
     assert match.hands.get().deltas == hand["events"][-1]["deltas"]
     context.close()
+    review(browser, site, match, artifacts)
+
+
+def review(browser: Browser, site: str, match: Match, artifacts: Path) -> None:
+    """The recorded hand's replay, in Chinese on the phone and in English on a desktop."""
+    for language, viewport, name in (("zh-hans", PHONE, "zh-390"),
+                                     ("en", {"width": 1280, "height": 900}, "en-1280")):
+        context = browser.new_context(viewport=viewport, locale="en-US")
+        context.add_cookies([{"name": "django_language", "value": language, "url": site}])
+        page = context.new_page()
+        page.goto(f"{site}/replays/{match.public_id}/?hand=1&step=40")
+        note = page.locator("#recorded-from")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text("座位" if language == "zh-hans" else "seat")
+        assert page.locator('.seat [data-tile="back"]').count() > 0  # unseen: face down
+        page.screenshot(path=str(artifacts / f"recorder-replay-{name}.png"), full_page=True)
+        page.goto(f"{site}/record/")
+        page.screenshot(path=str(artifacts / f"recorder-start-{name}.png"), full_page=True)
+        context.close()
 
 
 def _as_sent(event: dict[str, Any]) -> dict[str, Any]:
     """The event as the page sends it (the server keeps what the form says)."""
-    out = {k: v for k, v in event.items() if k not in ("hands",)}
+    out = {k: v for k, v in event.items() if k not in ("hands", "from")}  # "from": implied
     if out["type"] == "end":
         return {"type": "end", "reason": out["reason"]}
     return out

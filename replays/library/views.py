@@ -351,7 +351,8 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     links = viewer_links(match, board, viewer_seat, spoilers, wants_danger)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "recorded_from": recorded_from, "recorder_name": data.match.players[
+               "recorded_from": recorded_from, "seat_fixed": recorded_from is not None,
+               "recorder_name": data.match.players[
                    recorded_from] if recorded_from is not None else "", "analysis": analysis, "spoilers": spoilers, "danger_on": wants_danger,
                **_danger(request, data, hand_number, step, viewer_seat, wants_danger)}
     if fragment:  # a step: the board alone, not the page's status lines

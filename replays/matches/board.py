@@ -250,7 +250,8 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
                last: Event | None) -> SeatView:
     state = table.seats[seat]
     setup = table.setup
-    hidden = viewer is not None and viewer != seat and (
+    laid_down = data.match.view is not None and state.won  # a winner's hand is in sight
+    hidden = viewer is not None and viewer != seat and not laid_down and (
         table.phase is not Phase.ENDED or not _laid_down(data, hand_number, seat, state.won))
     tiles = state.tiles()
     drawn = table.drawn if table.turn == seat and table.phase is Phase.TURN else None

@@ -241,7 +241,10 @@ def document_of(record: SeatRecord) -> dict[str, Any]:
     variant = VARIANTS[record.variant]
     deal = [list(record.deal) if s == record.seat else
             [UNKNOWN] * (variant.HAND_SIZE + (1 if s == record.dealer else 0)) for s in range(4)]
-    events = list(record.events)
+    events = [dict(e) for e in record.events]
+    for before, event in zip(events, events[1:], strict=False):
+        if event["type"] == "draw" and before["type"] in ("gang", "flower"):
+            event["from"] = "back"  # a kong's or a flower's replacement (C-5)
     if not events or events[-1]["type"] != "end":
         events.append({"type": "end", "reason": "win"})
     hand = {"dealer": record.dealer, "dice": list(record.dice), "deal": deal, "events": events}
