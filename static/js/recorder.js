@@ -16,8 +16,19 @@
         if (key.hasAttribute("data-back")) codes.pop();
         else codes.push(key.dataset.code);
         input.value = codes.join(" ");
+        showChosen(keys, codes);
       });
     });
+  }
+
+  // The tapped tiles as tiles (a page in Chinese shows tile names, never codes).
+  function showChosen(keys, codes) {
+    const shown = document.querySelector("[data-shows='" + keys.dataset.fills + "']");
+    if (!shown) return;
+    shown.replaceChildren(...codes.map((code) => {
+      const key = keys.querySelector("button[data-code='" + code + "']");
+      return key ? key.querySelector(".tile").cloneNode(true) : document.createTextNode(code + " ");
+    }));
   }
 
   function startRecorder(root) {
