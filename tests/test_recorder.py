@@ -95,3 +95,20 @@ def test_it_keeps_a_recording_to_its_recorder(client: Any, django_user_model: An
     other = Client()
     assert other.get(f"/record/{record.public_id}/").status_code == 404
     assert client.get(f"/record/{record.public_id}/").status_code == 200
+
+
+def test_it_reads_as_chinese(client: Any) -> None:
+    from .test_chinese_pages import ZH, problems_of
+    from .test_site_i18n_complete import english_sentences
+
+    document = recorded_hand()
+    record = start(client, document)
+    for seq, event in enumerate(document["hands"][0]["events"][:12], 1):
+        assert send(client, record, seq, event).status_code == 200
+    sentences = english_sentences()
+    found = []
+    for url in ("/record/", f"/record/{record.public_id}/"):
+        page = client.get(url, **ZH).content.decode()
+        assert 'lang="zh-hans"' in page
+        found += problems_of(url, page, sentences)
+    assert found == []

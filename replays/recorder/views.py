@@ -46,7 +46,7 @@ class StartForm(forms.Form):
                               max_length=300)
     tiles = forms.CharField(label=gettext_lazy("Your starting tiles"), max_length=120,
                             help_text=gettext_lazy("Tap them on the keyboard, or write "
-                                                   "codes such as 123m 456p 789s 11m"))
+                                                   "their codes, such as:"))
 
     def clean_players(self) -> list[str]:
         names = [n.strip() for n in self.cleaned_data["players"].split(",")]
