@@ -175,3 +175,18 @@ def test_it_refuses_seat_view_fields_in_a_full_log() -> None:
     del document["view"]
     with pytest.raises(LogError):
         read_log(document)
+
+
+def test_it_lets_the_schema_allow_unseen_tiles_only_in_a_seat_view() -> None:
+    import jsonschema
+
+    from games.records.log import schema
+
+    validator = jsonschema.Draft202012Validator(schema())
+    document = _a_view(1)
+    assert list(validator.iter_errors(document)) == []
+    full = copy.deepcopy(document)
+    del full["view"]
+    assert list(validator.iter_errors(full))  # "?" and hu.hand need the view
+    document["view"] = {"seat": 4}
+    assert list(validator.iter_errors(document))
