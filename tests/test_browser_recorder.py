@@ -58,6 +58,9 @@ def enter(page: Page, event: dict[str, Any]) -> None:
     tap_chip(page, "type", kind)
     if kind == "end":
         tap_chip(page, "reason", event["reason"])
+        for seat, shown in enumerate(event.get("hands") or []):
+            if shown is not None:  # the tiles a player still in the hand shows
+                page.fill(f"#rec-shown{seat}", " ".join(shown))
         page.locator("#rec-save").tap()
         return
     tap_chip(page, "actor", event["actor"])
@@ -154,7 +157,4 @@ def review(browser: Browser, site: str, match: Match, artifacts: Path) -> None:
 
 def _as_sent(event: dict[str, Any]) -> dict[str, Any]:
     """The event as the page sends it (the server keeps what the form says)."""
-    out = {k: v for k, v in event.items() if k not in ("hands", "from")}  # "from": implied
-    if out["type"] == "end":
-        return {"type": "end", "reason": out["reason"]}
-    return out
+    return {k: v for k, v in event.items() if k != "from"}  # "from": implied

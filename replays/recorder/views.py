@@ -159,6 +159,12 @@ def _event_from(data: Any, record: SeatRecord) -> dict[str, Any]:
     event: dict[str, Any] = {"type": kind}
     if kind == "end":
         event["reason"] = "exhausted" if data.get("reason") == "exhausted" else "win"
+        given = data.get("hands") if isinstance(data.get("hands"), list) else [None] * 4
+        shown = [None if seat == record.seat else _codes(
+            data.get(f"shown{seat}") or (given[seat] if seat < len(given) else None))
+            for seat in range(4)]
+        if any(shown):
+            event["hands"] = [tiles or None for tiles in shown]
         return event
     actor = _seat(data.get("actor"))
     event["actor"] = actor
@@ -181,16 +187,22 @@ def _event_from(data: Any, record: SeatRecord) -> dict[str, Any]:
         elif kind != "hu":
             raise ValueError(_("Choose whose tile was claimed."))
     if kind == "hu" and actor != record.seat:
-        try:
-            event["hand"] = [str(t) for t in parse_tiles(str(data.get("hand", "")).replace(" ", ""))]
-        except NotationError:
-            raise ValueError(_("Write the hand the winner laid down as tile codes.")) from None
+        event["hand"] = _codes(data.get("hand", ""))
     if kind == "dingque":
         suit = str(data.get("suit", ""))
         if suit not in ("m", "p", "s"):
             raise ValueError(_("Choose the void suit."))
         event["suit"] = suit
     return event
+
+
+def _codes(value: Any) -> list[str]:
+    """Tiles a player laid down, written as codes (``123m 55p``) or as a list of them."""
+    text = " ".join(map(str, value)) if isinstance(value, list) else str(value or "")
+    try:
+        return [str(t) for t in parse_tiles(text.replace(" ", ""))]
+    except NotationError:
+        raise ValueError(_("Write the tiles laid down as tile codes.")) from None
 
 
 def _seat(value: Any) -> int:

@@ -63,7 +63,8 @@
     }
 
     function eventOfForm() {
-      const names = ["type", "actor", "tile", "target", "kind", "suit", "hand", "reason"];
+      const names = ["type", "actor", "tile", "target", "kind", "suit", "hand", "reason",
+        "shown0", "shown1", "shown2", "shown3"];
       const event = {};
       names.forEach((name) => { event[name] = field(name); });
       return event;
