@@ -344,6 +344,10 @@ def loads(text: str) -> MatchLog:
     return read_log(data)
 
 
+# The reader of a seat-view document (``"view"``): games.records.seat_view registers itself
+# here when the package is imported (it builds on this module, so this one can't import it).
+SEAT_VIEW_READERS: list[Callable[[dict[str, Any]], MatchLog]] = []
+
 _SCAN_BELOW = 200_000
 _DOCUMENT_FIELDS = ("format", "variant", "title", "played_at", "players", "rules", "hands")
 
@@ -372,10 +376,8 @@ def _read_log(data: Any) -> MatchLog:
         raise LogError(Message("a {format} document is a JSON object, not {type}",
                                format=FORMAT, type=json_type(data)))
     _check_format(data)
-    if "view" in data:
-        from games.records.seat_view import read_seat_view  # it reads through this module
-
-        return read_seat_view(data)
+    if "view" in data and SEAT_VIEW_READERS:
+        return SEAT_VIEW_READERS[0](data)  # games.records.seat_view, which reads through us
     document = Message("the document")
     readers.no_unknown_fields(data, _DOCUMENT_FIELDS, document)
     variant = _variant(readers.required(data, "variant", document))
@@ -615,6 +617,12 @@ def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> HandLog:
         wall=_optional(raw, "wall", lambda v: _wall(v, variant)),
         events=_events(raw["events"], variant),
     )
+
+
+def _read_hand(raw: Any, variant: type[Variant], players: Sequence[str], number: int) -> HandLog:
+    """One hand already parsed from JSON, checked for structure; errors placed in hand
+    ``number`` (the seat view reads its filled-in hands one by one)."""
+    return _located(number, None, _hand, raw, variant, players)
 
 
 def _foreign_hand_field(key: str, variant: type[Variant]) -> tuple[str, str | None]:

@@ -40,6 +40,7 @@ from games.core.tiles import TILES, Tile
 from games.core.variant import Variant
 from games.records import log
 from games.records.log import HandLog, LogError, MatchLog
+from games.records.match import Replayer
 from games.variants.registry import VARIANTS, table_class
 
 UNKNOWN = "?"
@@ -121,8 +122,9 @@ class Filler:
     """Fills in one hand of a seat view (see the module's description)."""
 
     def __init__(self, variant: type[Variant], hand: dict[str, Any], seat: int,
-                 players: Sequence[str]) -> None:
+                 players: Sequence[str], sets_first: bool = False) -> None:
         self.variant = variant
+        self.sets_first = sets_first
         self.players = players
         self.slots: list[Slot] = []
         self.table = table_class(variant.name)
@@ -142,7 +144,7 @@ class Filler:
 
     # the filling ----------------------------------------------------------------
 
-    def fill(self) -> None:
+    def fill(self) -> Filler:
         self._count_seen()
         for seat, tiles in enumerate(self.hand["deal"]):
             for index, text in enumerate(tiles):
@@ -150,12 +152,14 @@ class Filler:
         for index, raw in enumerate(self.hand["events"]):
             self.event = index
             self._apply(raw)
-        for slot in self.slots:
-            if slot.tile is None and slot.group is None:
-                self._give(slot, self.holders[slot.owner])
+        # A passed set's slots first: they must share a suit, the others only fit counts.
         for slot in self.slots:
             if slot.tile is None and slot.group is not None:
                 self._give_group(slot)
+        for slot in self.slots:
+            if slot.tile is None and slot.group is None:
+                self._give(slot, self.holders[slot.owner])
+        return self
 
     def _count_seen(self) -> None:
         """Tiles written in the deal and the draws: every copy in play enters by them (the
@@ -225,7 +229,11 @@ class Filler:
             return
         # Latest first; a passed set's slots last, so that its suit stays free to be one
         # the receiver isn't void in (SC-2) unless a tile must come from it.
-        order = sorted(reversed(holder.slots), key=lambda s: s.group is not None)
+        # A set whose suit is known already takes its own suit's tiles first.
+        order = sorted(reversed(holder.slots), key=lambda s: (
+            0 if s.group is not None and s.group.suit == tile.kind // 9 else
+            (2 if self.sets_first else 1) if s.group is None else
+            (1 if self.sets_first else 2)))
         for slot in order:
             if slot.tile is None and self._fits(slot, tile):
                 self._assign(slot, tile)
@@ -355,6 +363,7 @@ class Filler:
             room = {suit: sum(self.limits[k] - self.used[k] for k in range(suit * 9, suit * 9 + 9)
                               if k not in avoid) for suit in range(3)}
             group.suit = max(room, key=lambda s: (room[s], -s))
+            slot.group = group
         kinds = [k for k in range(group.suit * 9, group.suit * 9 + 9)
                  if self.used[k] < self.limits[k]]
         if not kinds:
@@ -414,37 +423,52 @@ def read_seat_view(data: dict[str, Any]) -> MatchLog:
     probe["hands"] = [_probe_hand(raw, number, seat, variant, placeholder)
                       for number, raw in enumerate(raw_hands, 1)]
     log._read_log(probe)  # the structure, with every unseen tile standing in for one
-    fillers = []
-    hands = []
-    for raw in raw_hands:
-        filler = Filler(variant, raw, seat, list(players or []))
-        filler.fill()
-        fillers.append(filler)
-        hands.append(filler.completed())
-    completed = {**probe, "hands": hands}
-    match = log._read_log(completed)
+    fillers = [Filler(variant, raw, seat, list(players or [])).fill() for raw in raw_hands]
+    match = log._read_log({**probe, "hands": [f.completed() for f in fillers]})
+    hands = list(match.hands)
+    replayer = Replayer(match)
+    for number, filler in enumerate(fillers, 1):
+        hands[number - 1], fillers[number - 1] = _replayed_hand(
+            replayer, number, hands[number - 1], filler)
     hidden = tuple(frozenset(f.hidden) for f in fillers)
     view = SeatView(seat, hidden, copy.deepcopy(data))
-    match = dataclasses.replace(match, view=view)
-    for number, filler in enumerate(fillers, 1):
-        if filler.problem is not None:
-            _report(match, number, filler.problem)
-    return match
+    return dataclasses.replace(match, hands=tuple(hands), view=view)
 
 
-def _report(match: MatchLog, number: int, problem: SeatViewError) -> None:
-    """The filling's problem, or the replay's if it comes first."""
-    from games.records.match import Replayer  # the replay imports this module's reader
+def _replayed_hand(replayer: Replayer, number: int, hand: HandLog,
+                   filler: Filler) -> tuple[HandLog, Filler]:
+    """The hand filled in so that it replays: the filling as described, else with a passed
+    set's slots taken first (a receiver that let its set go early); the first filling's
+    problem (or the replay's, when it comes first) when neither replays."""
+    first = _attempt(replayer, number, hand, filler)
+    if first is None:
+        return hand, filler
+    again = Filler(filler.variant, filler.hand, filler.seat, filler.players,
+                   sets_first=True).fill()
+    if again.problem is None:
+        other = log._read_hand(again.completed(), filler.variant, filler.players, number)
+        if _attempt(replayer, number, other, again) is None:
+            return other, again
+    raise first
 
+
+def _attempt(replayer: Replayer, number: int, hand: HandLog, filler: Filler) -> LogError | None:
+    """Replay the hand (concluding it when it replays); its first problem, else None."""
+    problem = filler.problem
+    if problem is None:
+        try:
+            replayer.play(number, hand)
+        except LogError as error:
+            return error
+        return None
     event = (problem.event or 0) + 1
-    replayer = Replayer(match)
+    trial = copy.deepcopy(replayer)  # only to find an earlier problem of the replay's
     try:
-        for _ in replayer.hands():
-            pass
+        trial.play(number, hand)
     except LogError as error:
-        if error.event is not None and (error.hand or 0, error.event) <= (number, event):
-            raise
-    raise LogError(problem.message, hand=number, event=event, rule=problem.rule)
+        if error.event is not None and error.event <= event:
+            return error
+    return LogError(problem.message, hand=number, event=event, rule=problem.rule)
 
 
 def _view_seat(value: Any) -> int:
@@ -590,8 +614,6 @@ def project(match: MatchLog, seat: int) -> dict[str, Any]:
     and, at a drawn end, the concealed tiles of every other player still in the hand
     (``end.hands``). The match must replay (it is read back through the table).
     """
-    from games.records.match import Replayer
-
     document = match.to_json()
     document["view"] = {"seat": seat}
     replayer = Replayer(match)
@@ -635,3 +657,6 @@ def _project_event(table: Table, event: Event, out: dict[str, Any], seat: int) -
                  for owner in range(4)]
         if any(s is not None for s in shown):
             out["hands"] = shown
+
+
+log.SEAT_VIEW_READERS[:] = [read_seat_view]
