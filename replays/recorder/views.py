@@ -22,6 +22,7 @@ from games.core.tiles import NotationError, parse_tiles
 from games.records.log import FORMAT
 from games.records.seat_view import UNKNOWN
 from games.variants.registry import VARIANTS
+from replays import limits
 from replays.matches.engine_refusals import render as engine_refusal
 from replays.matches.services import DuplicateUpload, UploadError, store_document
 from replays.models import Match, SeatRecord
@@ -270,8 +271,15 @@ def finish(request: HttpRequest, public_id: str) -> HttpResponse:
     if record.match_id is not None:
         return redirect(reverse("viewer", args=[record.match.public_id]))  # type: ignore[union-attr]
     raw = json.dumps(document_of(record), ensure_ascii=False).encode("utf-8")
+    payer = limits.Payer.of(request)  # the check is paid for like an upload's
     try:
-        stored = store_document(raw, owner=request.user, uploader_seat=record.seat)
+        payer.require_left()
+        payer.take("bytes", len(raw))
+        stored = store_document(raw, owner=request.user, uploader_seat=record.seat,
+                                payer=payer)
+    except limits.RateLimited as spent:
+        return limits.retry_after(render(request, "recorder/page.html", _page_context(
+            record, str(spent)), status=429), spent)
     except DuplicateUpload as duplicate:
         stored = duplicate.existing
     except UploadError as problem:
