@@ -64,14 +64,6 @@ class SeatView:
     hidden: tuple[frozenset[Path], ...]
     document: dict[str, Any] = field(repr=False, compare=False)
 
-    def hidden_draw(self, hand: int, event: int) -> bool:
-        """Whether hand ``hand``'s event ``event`` (0-based) drew a tile the recorder
-        didn't see."""
-        return ("events", event, "tile") in self.hidden[hand]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"seat": self.seat}
-
 
 # -- errors --------------------------------------------------------------------------
 
@@ -202,7 +194,7 @@ class Filler:
         elif kind == "end":
             for seat, shown in enumerate(raw.get("hands") or [None] * 4):
                 if shown is not None:
-                    self._shown(seat, [Tile.parse(t) for t in shown], reveal_rest=True)
+                    self._shown(seat, [Tile.parse(t) for t in shown])
 
     def _take_meld(self, actor: int, raw: dict[str, Any]) -> None:
         from_hand = {"peng": 2, "exposed": 3, "added": 1, "concealed": 4}
@@ -315,13 +307,13 @@ class Filler:
         tiles = [Tile.parse(t) for t in shown]
         if "target" not in raw and raw.get("how") is None:
             tiles.insert(0, Tile.parse(raw["tile"]))  # a self-drawn winning tile, drawn last
-        self._shown(actor, tiles, reveal_rest=False, self_drawn="target" not in raw
+        self._shown(actor, tiles, self_drawn="target" not in raw
                     and raw.get("how") is None)
         self.holders[actor].locked = True
         # The winner's tiles are in sight from now on (血流成河 plays on with them).
         self.holders[actor].known.update(Tile.parse(t).kind for t in shown)
 
-    def _shown(self, seat: int, tiles: list[Tile], *, reveal_rest: bool,
+    def _shown(self, seat: int, tiles: list[Tile], *,
                self_drawn: bool = False) -> None:
         """The seat lays its concealed tiles down: exactly what it holds (a self-drawn
         winning tile, first, is the one just drawn)."""
