@@ -137,7 +137,8 @@ CHANNEL_LAYERS = (
 
 # The replays app's parts, each a subpackage with its own views, services and templates
 # (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
-SITE_PARTS = ("library", "annotation", "puzzles", "operations", "play", "tables", "scorer")
+SITE_PARTS = ("library", "annotation", "puzzles", "operations", "play", "tables", "scorer",
+              "recorder")
 
 TEMPLATES = [
     {

@@ -143,18 +143,30 @@ def analyze_match(match: MatchLog) -> list[HandAnalysis]:
     out: list[HandAnalysis] = []
     for number, hand in enumerate(match.hands, start=1):
         table = replayer.begin(number, hand)
-        out.append(analyze_hand(table, hand.events, number))
+        out.append(analyze_hand(table, hand.events, number, seats_of(match)))
         replayer.play(number, hand)
     return out
 
 
-def analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnalysis:
+def seats_of(match: MatchLog) -> frozenset[int] | None:
+    """The seats whose decisions a match's annotation shows: a hand recorded from one seat
+    (``view``, docs/recorder.md) only that seat's, since the others' concealed tiles are
+    filled in, not known; otherwise every seat (``None``)."""
+    return frozenset({match.view.seat}) if match.view is not None else None
+
+
+def analyze_hand(table: Table, events: Sequence[Event], number: int,
+                 seats: frozenset[int] | None = None) -> HandAnalysis:
     """Annotate one hand, replaying its events on ``table`` (a fresh table of the hand);
-    an error of the engine's own is raised as an EngineFault naming the hand and event."""
+    an error of the engine's own is raised as an EngineFault naming the hand and event.
+    With ``seats``, only those seats' decisions are kept."""
     try:
-        return _analyze_hand(table, events, number)
+        analysis = _analyze_hand(table, events, number)
     except Exception as error:
         raise EngineFault.of(error, hand=number, event=table.seen_events + 1) from error
+    if seats is not None:
+        analysis.decisions = [d for d in analysis.decisions if d.seat in seats]
+    return analysis
 
 
 def _analyze_hand(table: Table, events: Sequence[Event], number: int) -> HandAnalysis:

@@ -1235,6 +1235,12 @@ class Table:
     def extra_turn_actions(self, seat: int) -> list[Action]:
         return []
 
+    @classmethod
+    def exchange_receiver(cls, dice: tuple[int, int], seat: int) -> int:
+        """The seat that receives the tiles ``seat`` passes (SC-H1); only a variant with
+        an exchange has one."""
+        raise RuleViolation("C-2", Message("this game passes no tiles"))
+
     def exchange_received(self, seat: int) -> tuple[Tile, ...]:
         """The tiles the seat received in Sichuan's 换三张 (SC-H1); none elsewhere."""
         return ()

@@ -40,6 +40,7 @@ games.records.log.LogError: unknown variant "riichi": use jiaxing, putian or sic
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import unicodedata
@@ -48,7 +49,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from importlib import resources
 from itertools import accumulate
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from games.core import readers
 from games.core.events import Event
@@ -58,6 +59,9 @@ from games.core.readers import BANK_ITEMS, ReadError, json_type, show
 from games.core.tiles import Tile
 from games.core.variant import Variant
 from games.variants.registry import VARIANTS, variant_named
+
+if TYPE_CHECKING:
+    from games.records.seat_view import SeatView
 
 __all__ = [
     "BANK_ITEMS", "EVENT_TYPES", "FORMAT", "MAX_CHARS", "MAX_DEALER_STREAK", "MAX_DELTA",
@@ -253,6 +257,9 @@ class MatchLog:
     title: str | None = None
     played_at: str | None = None
     rules_written: bool = field(default=True, repr=False, compare=False)
+    # A hand recorded from one seat (games.records.seat_view): the recorder's seat and
+    # which tiles were unseen; the hands hold those tiles filled in.
+    view: SeatView | None = field(default=None, repr=False, compare=False)
 
     @property
     def variant_class(self) -> type[Variant]:
@@ -269,7 +276,10 @@ class MatchLog:
                 for name, option in self.variant_class.OPTIONS.items()}
 
     def to_json(self) -> dict[str, Any]:
-        """The match as a ``mahjong-log/1`` document (a JSON object)."""
+        """The match as a ``mahjong-log/1`` document (a JSON object); a seat view as it
+        was written, its unseen tiles as ``"?"``."""
+        if self.view is not None:
+            return copy.deepcopy(self.view.document)
         out: dict[str, Any] = {"format": FORMAT, "variant": self.variant}
         if self.title is not None:
             out["title"] = self.title
@@ -334,6 +344,10 @@ def loads(text: str) -> MatchLog:
     return read_log(data)
 
 
+# The reader of a seat-view document (``"view"``): games.records.seat_view registers itself
+# here when the package is imported (it builds on this module, so this one can't import it).
+SEAT_VIEW_READERS: list[Callable[[dict[str, Any]], MatchLog]] = []
+
 _SCAN_BELOW = 200_000
 _DOCUMENT_FIELDS = ("format", "variant", "title", "played_at", "players", "rules", "hands")
 
@@ -362,6 +376,8 @@ def _read_log(data: Any) -> MatchLog:
         raise LogError(Message("a {format} document is a JSON object, not {type}",
                                format=FORMAT, type=json_type(data)))
     _check_format(data)
+    if "view" in data and SEAT_VIEW_READERS:
+        return SEAT_VIEW_READERS[0](data)  # games.records.seat_view, which reads through us
     document = Message("the document")
     readers.no_unknown_fields(data, _DOCUMENT_FIELDS, document)
     variant = _variant(readers.required(data, "variant", document))
@@ -601,6 +617,12 @@ def _hand(raw: Any, variant: type[Variant], players: Sequence[str]) -> HandLog:
         wall=_optional(raw, "wall", lambda v: _wall(v, variant)),
         events=_events(raw["events"], variant),
     )
+
+
+def _read_hand(raw: Any, variant: type[Variant], players: Sequence[str], number: int) -> HandLog:
+    """One hand already parsed from JSON, checked for structure; errors placed in hand
+    ``number`` (the seat view reads its filled-in hands one by one)."""
+    return _located(number, None, _hand, raw, variant, players)
 
 
 def _foreign_hand_field(key: str, variant: type[Variant]) -> tuple[str, str | None]:

@@ -682,6 +682,10 @@ class SichuanTable(Table):
     def exchange_received(self, seat: int) -> tuple[Tile, ...]:
         return self.received[seat]
 
+    @classmethod
+    def exchange_receiver(cls, dice: tuple[int, int], seat: int) -> int:
+        return (seat + exchange_step(dice)) % 4
+
     def exchange_giver(self, seat: int) -> int | None:
         if not self.received[seat]:
             return None

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from games.analysis.annotation import analyze_hand
+from games.analysis.annotation import analyze_hand, seats_of
 from games.variants.registry import TABLE_CLASSES
 from replays.matches.board import replayed_match
 from replays.models import Match
@@ -15,4 +15,6 @@ def annotate(match: Match, number: int) -> dict[str, object]:
     """The analysis of one stored hand, as JSON."""
     data = replayed_match(match)
     table = TABLE_CLASSES[data.match.variant](data.setups[number - 1])
-    return analyze_hand(table, data.match.hands[number - 1].events, number).to_json()
+    # A hand recorded from one seat is annotated for that seat alone (docs/recorder.md).
+    return analyze_hand(table, data.match.hands[number - 1].events, number,
+                        seats_of(data.match)).to_json()

@@ -341,6 +341,9 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     seat_value = request.GET.get("seat")
     seat = _int(seat_value, -1) if seat_value not in (None, "") else -1
     viewer_seat = seat if 0 <= seat <= 3 else None
+    recorded_from = data.match.view.seat if data.match.view is not None else None
+    if recorded_from is not None:
+        viewer_seat = recorded_from  # a hand recorded from one seat shows only that seat's view
     bottom = _int(request.GET.get("bottom"), 0)
     board = board_at(data, hand_number, step, viewer_seat, bottom if 0 <= bottom <= 3 else 0)
     spoilers = request.GET.get("spoilers") != "0"
@@ -348,7 +351,9 @@ def viewer(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
     links = viewer_links(match, board, viewer_seat, spoilers, wants_danger)
     analysis = panel(match, hand_number, step, viewer_seat, spoilers)
     context = {"match": match, "board": board, "links": links, "seat": viewer_seat,
-               "analysis": analysis, "spoilers": spoilers, "danger_on": wants_danger,
+               "recorded_from": recorded_from, "seat_fixed": recorded_from is not None,
+               "recorder_name": data.match.players[
+                   recorded_from] if recorded_from is not None else "", "analysis": analysis, "spoilers": spoilers, "danger_on": wants_danger,
                **_danger(request, data, hand_number, step, viewer_seat, wants_danger)}
     if fragment:  # a step: the board alone, not the page's status lines
         return mark_not_shared(render(request, "library/viewer.html#board", context), match)

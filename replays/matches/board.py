@@ -201,6 +201,8 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
     drawn with the viewed seat at the bottom (else ``bottom``, else the first seat)."""
     hand = data.match.hands[hand_number - 1]
     setup = data.setups[hand_number - 1]
+    if data.match.view is not None:
+        viewer = data.match.view.seat  # recorded from one seat: only its view is known
     steps = len(hand.events)
     step = max(0, min(step, steps))
     table = TABLE_CLASSES[data.match.variant](setup)
@@ -248,7 +250,9 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
                last: Event | None) -> SeatView:
     state = table.seats[seat]
     setup = table.setup
-    hidden = viewer is not None and viewer != seat and table.phase is not Phase.ENDED
+    laid_down = data.match.view is not None and state.won  # a winner's hand is in sight
+    hidden = viewer is not None and viewer != seat and not laid_down and (
+        table.phase is not Phase.ENDED or not _laid_down(data, hand_number, seat, state.won))
     tiles = state.tiles()
     drawn = table.drawn if table.turn == seat and table.phase is Phase.TURN else None
     if drawn is not None and drawn in tiles:
@@ -287,6 +291,18 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
         won_tiles=[TileView(t, winning=True) for t in table.won_aside(seat)],
         locked=table.hand_locked(seat) and not state.ready and bool(table.won_aside(seat)),
     )
+
+
+def _laid_down(data: Replayed, hand_number: int, seat: int, won: bool) -> bool:
+    """Whether a seat's concealed tiles are shown at the end: always in a full log; in a
+    hand recorded from one seat, when the seat won or showed them (``end.hands``), since
+    the others' tiles were filled in, not seen (docs/recorder.md)."""
+    view = data.match.view
+    if view is None or won:
+        return True
+    raw = view.document["hands"][hand_number - 1]["events"][-1]
+    shown = raw.get("hands") or [None] * 4
+    return shown[seat] is not None
 
 
 def _mark_winning_tiles(seats: list[SeatView], table: Table) -> None:

@@ -318,6 +318,27 @@ CATALOGUE: dict[str, Promise] = {
     "{player} can't set aside {tiles}: they hold {n} of {tile}": pgettext_lazy("engine refusal", "{player} can't set aside {tiles}: they hold {n} of {tile}"),
     "{player} can't {what} {tile}: after a win their hand is locked (血流成河) and makes no kong": pgettext_lazy("engine refusal", "{player} can't {what} {tile}: after a win their hand is locked (血流成河) and makes no kong"),
     "{player} can't {what}: after a win their hand is locked (血流成河) and claims nothing but wins": pgettext_lazy("engine refusal", "{player} can't {what}: after a win their hand is locked (血流成河) and claims nothing but wins"),
+    # A hand recorded from one seat (games/records/seat_view.py, docs/recorder.md)
+    "{player} can't have a {tile}: every tile they hold is accounted for": pgettext_lazy("engine refusal", "{player} can't have a {tile}: every tile they hold is accounted for"),
+    "a {ordinal} copy of {tile} is seen: only {n} are in play": pgettext_lazy("engine refusal", "a {ordinal} copy of {tile} is seen: only {n} are in play"),
+    "{player} can't pass three unseen tiles: every tile they hold is accounted for": pgettext_lazy("engine refusal", "{player} can't pass three unseen tiles: every tile they hold is accounted for"),
+    "{player} shows {n} tiles, {left} fewer than they hold": pgettext_lazy("engine refusal", "{player} shows {n} tiles, {left} fewer than they hold"),
+    "the hand has more tiles than the game": pgettext_lazy("engine refusal", "the hand has more tiles than the game"),
+    "three unseen tiles of one suit can't be found": pgettext_lazy("engine refusal", "three unseen tiles of one suit can't be found"),
+    "the three passed tiles are all seen or all unseen (?)": pgettext_lazy("engine refusal", "the three passed tiles are all seen or all unseen (?)"),
+    "only another player's hu has the field hand (the tiles the winner lays down)": pgettext_lazy("engine refusal", "only another player's hu has the field hand (the tiles the winner lays down)"),
+    "hu by another player needs the field hand: the tiles the winner lays down besides the winning tile": pgettext_lazy("engine refusal", "hu by another player needs the field hand: the tiles the winner lays down besides the winning tile"),
+    "only end has the field hands": pgettext_lazy("engine refusal", "only end has the field hands"),
+    "{where} is in sight of the recorder: an unseen tile (?) stands only for another player's deal, draw or passed tiles": pgettext_lazy("engine refusal", "{where} is in sight of the recorder: an unseen tile (?) stands only for another player's deal, draw or passed tiles"),
+    "the recorder's own deal": pgettext_lazy("engine refusal", "the recorder's own deal"),
+    "a {type}'s tile": pgettext_lazy("engine refusal", "a {type}'s tile"),
+    "tiles passed by or to the recorder": pgettext_lazy("engine refusal", "tiles passed by or to the recorder"),
+    "a {type}'s tiles": pgettext_lazy("engine refusal", "a {type}'s tiles"),
+    "{name} must be an array of at most {n} tiles": pgettext_lazy("engine refusal", "{name} must be an array of at most {n} tiles"),
+    "{name}: {tile} is not a {variant} tile": pgettext_lazy("engine refusal", "{name}: {tile} is not a {variant} tile"),
+    "hands must be four entries, seat 0 first: the tiles a seat shows, or null": pgettext_lazy("engine refusal", "hands must be four entries, seat 0 first: the tiles a seat shows, or null"),
+    "hands: the recorder's own tiles are known; write null for them": pgettext_lazy("engine refusal", "hands: the recorder's own tiles are known; write null for them"),
+    "view": pgettext_lazy("engine refusal", "view"),
 }
 
 _VARIANTS: dict[str, Promise] = {

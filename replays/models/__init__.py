@@ -29,10 +29,11 @@ from replays.models.puzzles import (
     TrainingRun,
     shown_puzzles,
 )
+from replays.models.recorder import SeatRecord
 from replays.models.tables import Room, Seat
 from replays.models.uploads import UploadCheck, write_document
 
 __all__ = ["Annotation", "AnnotationStep", "Attempt", "DailyPuzzle", "Hand", "HandValues",
            "Match", "PlayedMatch", "PlaySettings", "PlayerRating", "Puzzle", "PuzzleReveal",
-           "RatingChange", "Room", "Seat", "TrainingRun", "UploadCheck", "WorkerHeartbeat", "new_public_id",
+           "RatingChange", "Room", "Seat", "SeatRecord", "TrainingRun", "UploadCheck", "WorkerHeartbeat", "new_public_id",
            "shown_puzzles", "write_document"]

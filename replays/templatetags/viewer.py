@@ -24,7 +24,9 @@ _AFTER = (("next", "ArrowRight", False, "{next} →"), ("last", "End", False, "{
 
 @register.simple_tag
 def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None,
-                    danger_on: bool = False) -> SafeString:
+                    danger_on: bool = False, seat_fixed: bool = False) -> SafeString:
+    """The step controls; ``seat_fixed`` (a hand recorded from one seat) offers no other
+    seat's view, since only that seat's is known."""
     words = _words()
     counter = html(
         '<span class="step-counter">{}</span>',
@@ -37,6 +39,8 @@ def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None,
             html('<a href="{}"{}>{}</a> ', links[f"seat{s.seat}"],
                  _current(seat == s.seat), s.name) for s in board.seats)),
         _danger_toggle(links, danger_on, words))
+    if seat_fixed:
+        picker = _danger_toggle(links, danger_on, words)
     next_hand = _link(links, ("next_hand", "]", True, "{next_hand} »"), words)
     return html(
         '<nav class="controls" aria-label="{}" hx-boost="true" hx-target="#board-wrap" '
