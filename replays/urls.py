@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("replays.play.urls")),
     path("", include("replays.tables.urls")),
     path("", include("replays.scorer.urls")),
+    path("", include("replays.ledger.urls")),
 ]

@@ -15,8 +15,8 @@ from games.core import settlement, shapes
 from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
-from games.core.recorded import RecordedHand, check_recorded, rule_of
 from games.core.reading import Reading
+from games.core.recorded import RecordedHand, check_recorded, rule_of
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table
 from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
 from games.core.variant import Hit, Option, PatternDef, Score, Variant, pattern_table, reading_text

@@ -15,8 +15,8 @@ from games.core import settlement
 from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
-from games.core.recorded import RecordedHand, check_recorded
 from games.core.reading import Reading, readings
+from games.core.recorded import RecordedHand, check_recorded
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table, Win
 from games.core.tiles import TILES, Meld, Tile
 from games.core.variant import Hit, Option, PatternDef, Score, Variant, pattern_table

@@ -17,8 +17,8 @@ from games.core import settlement, shapes
 from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
-from games.core.recorded import RecordedHand, RecordedWin, check_recorded, rule_of
 from games.core.reading import Reading, readings, seven_pairs_reading
+from games.core.recorded import RecordedHand, RecordedWin, check_recorded, rule_of
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table
 from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
 from games.core.variant import (
