@@ -374,7 +374,7 @@ def row_form(cls: Any, names: list[str], prefill: Any) -> dict[str, Any]:
         "kind": _chips(f"k{slot}_kind", [("concealed", _("concealed 暗杠")),
                                          ("added", _("added 面下杠")),
                                          ("exposed", _("exposed 直杠"))], prefill, "concealed"),
-        "source": _chips(f"k{slot}_from", [("", _("—")), *people], prefill, ""),
+        "source": _chips(f"k{slot}_from", [("", "—"), *people], prefill, ""),
         "after": _chips(f"k{slot}_after", [("0", _("before any win")), *(
             (str(n), _("after win %(n)s") % {"n": n}) for n in range(1, cls.MOST_RECORDED_WINS))],
             prefill, "0"),
@@ -382,7 +382,7 @@ def row_form(cls: Any, names: list[str], prefill: Any) -> dict[str, Any]:
     ends = [{
         "seat": seat, "name": name,
         "state": _chips(f"x{seat}", [("", _("not ready")), ("ready", _("ready 听牌")),
-                                     ("pig", _("花猪"))], prefill, ""),
+                                     ("pig", _("花猪 flower pig"))], prefill, ""),
         "fan": get(f"x{seat}_fan") or "",
     } for seat, name in enumerate(names)] if cls.RECORDS_EXHAUSTION else []
     flowers = {

@@ -67,7 +67,7 @@
     items = items || queue();
     if (pendingNote) {
       pendingNote.hidden = items.length === 0;
-      pendingNote.textContent = items.length ? (script.dataset.pending || "{n}").replace("{n}", items.length) : "";
+      pendingNote.textContent = items.length ? (script.dataset.pendingText || "{n}").replace("{n}", items.length) : "";
     }
     if (offlineNote) { offlineNote.hidden = navigator.onLine; }
   }
