@@ -90,7 +90,8 @@
       method: "POST", body: item.body, credentials: "same-origin",
       headers: { "Accept": "application/json", "Content-Type": "application/x-www-form-urlencoded" }
     }).then(function (response) {
-      return response.json().then(function (answer) {
+      // A refusal that isn't the ledger's JSON (a proxy's page) still has a status.
+      return response.json().catch(function () { return {}; }).then(function (answer) {
         if (response.ok || (response.status >= 400 && response.status < 500 && response.status !== 429)) {
           store(queue().filter(function (other) { return other.id !== item.id; }));
           if (!response.ok) { showError(answer.error || String(response.status)); }
@@ -98,7 +99,7 @@
         }
         return false;  // a server error or a rate limit: kept, tried again later
       });
-    }, function () { return false; })  // offline: kept
+    }).catch(function () { return false; })  // offline: kept
       .then(function (sent) {
         sending = false;
         show();
