@@ -182,4 +182,7 @@ def test_it_shows_an_eight_hand_sichuan_ledger_in_both_languages(
         page.screenshot(path=str(artifacts / f"{name}-exhausted.png"))
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"{name}-top.png"))
+        page.goto(f"{server}/ledger/")
+        expect(page.locator(".ledger-list")).to_contain_text("阿安")
+        page.screenshot(path=str(artifacts / f"{name}-index.png"), full_page=True)
         context.close()

@@ -192,7 +192,10 @@ def test_it_stores_a_row_sent_twice_once(client: Client) -> None:
 @pytest.mark.django_db
 def test_it_undoes_only_the_last_row(client: Client) -> None:
     ledger = create(client)
-    add(client, ledger, "undo-000001", w1="0", w1_from="1", w1_fan="1")
+    without_script = client.post(f"/ledger/{ledger.public_id}/rows", {
+        "client_id": "undo-000001", "w1": "0", "w1_from": "1", "w1_fan": "1"})
+    assert without_script.status_code == 302
+    assert without_script["Location"] == f"/ledger/{ledger.public_id}/#row-1"
     add(client, ledger, "undo-000002", w1="1", w1_from="self", w1_fan="1")
     stale = client.post(f"/ledger/{ledger.public_id}/undo", {"row": "1"})
     assert stale.status_code == 400 and "Only the last row" in text(stale)
