@@ -303,3 +303,50 @@ def test_it_reads_as_chinese(client: Client) -> None:
         markup = response.content.decode()
         assert "记账" in markup, path
         assert not problems_of(path, markup, sentences)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_pushes_new_rows_to_a_follower_socket_and_refuses_an_unknown_token(
+        settings: Any) -> None:
+    from asgiref.sync import sync_to_async
+    from channels.testing import WebsocketCommunicator
+
+    from .test_tables_socket import ORIGIN, _application, run_apart
+
+    settings.ALLOWED_HOSTS = ["localhost", "testserver"]
+    owner = Client()
+    ledger = create(owner)
+    add(owner, ledger, "sock-000001", w1="0", w1_from="1", w1_fan="1")
+    headers = [ORIGIN, (b"host", b"localhost")]
+
+    async def scenario() -> None:
+        follower = WebsocketCommunicator(_application(), f"/ledger/s/{ledger.share_token}/ws",
+                                         headers=headers)
+        assert (await follower.connect())[0]
+        assert await follower.receive_json_from(timeout=5) == {"type": "changed", "rows": 1}
+        response = await sync_to_async(add)(owner, ledger, "sock-000002", w1="1",
+                                            w1_from="self", w1_fan="2")
+        assert response.status_code == 201
+        assert await follower.receive_json_from(timeout=5) == {"type": "changed", "rows": 2}
+        undone = await sync_to_async(owner.post)(f"/ledger/{ledger.public_id}/undo",
+                                                 {"row": "2"})
+        assert undone.status_code == 302
+        assert await follower.receive_json_from(timeout=5) == {"type": "changed", "rows": 1}
+        await follower.send_json_to({"type": "row"})
+        assert (await follower.receive_json_from(timeout=5))["type"] == "error"
+        await follower.disconnect()
+        stranger = WebsocketCommunicator(_application(), "/ledger/s/nothing-here/ws",
+                                         headers=headers)
+        connected, code = await stranger.connect()
+        assert not connected and code == 4404
+
+    run_apart(scenario)
+
+
+@pytest.mark.django_db
+def test_it_deletes_a_ledger_for_its_owner_only(client: Client) -> None:
+    ledger = create(client)
+    assert Client().post(f"/ledger/{ledger.public_id}/delete").status_code == 403
+    assert client.post(f"/ledger/{ledger.public_id}/delete").status_code == 302
+    assert not Ledger.objects.filter(pk=ledger.pk).exists()
+    assert client.get(f"/ledger/s/{ledger.share_token}/").status_code == 404

@@ -16,7 +16,6 @@ from django.utils.translation import gettext as _
 
 from games.core.recorded import RecordedHand, RecordedKong, RecordedWin
 from games.core.settlement import (
-    SICHUAN_KONGS,
     Payment,
     SettlementError,
     Transfer,
@@ -76,7 +75,7 @@ def read_form(variant: type[Variant], data: Mapping[str, Any]) -> dict[str, Any]
     record: dict[str, Any] = {"wins": wins, "kongs": [], "pigs": [], "ready": {}}
     if variant.RECORDS_KONGS:
         record["kongs"] = [kong for slot in range(1, KONG_SLOTS + 1)
-                           if (kong := _read_kong(data, slot, len(wins))) is not None]
+                           if (kong := _read_kong(variant, data, slot, len(wins))) is not None]
     if variant.RECORDS_EXHAUSTION:
         for seat in SEATS:
             state = str(data.get(f"x{seat}") or "")
@@ -120,13 +119,14 @@ def _read_win(variant: type[Variant], data: Mapping[str, Any], slot: int) -> dic
     return win
 
 
-def _read_kong(data: Mapping[str, Any], slot: int, wins: int) -> dict[str, Any] | None:
+def _read_kong(variant: type[Variant], data: Mapping[str, Any], slot: int,
+               wins: int) -> dict[str, Any] | None:
     what = _("Kong %(n)s") % {"n": slot}
     seat = _seat(data, f"k{slot}", what)
     if seat is None:
         return None
     kind = str(data.get(f"k{slot}_kind") or "")
-    if kind not in SICHUAN_KONGS:
+    if kind not in variant.KONG_KINDS:
         raise RowError(_("%(what)s: exposed, added or concealed.") % {"what": what})
     feeder = _seat(data, f"k{slot}_from", what) if kind == "exposed" else None
     if kind == "exposed" and feeder is None:
