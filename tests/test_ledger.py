@@ -225,7 +225,7 @@ def test_it_shares_a_read_only_link_that_charlie_cannot_write_through(
 
 
 @pytest.mark.django_db
-def test_it_keeps_a_guests_ledger_under_the_device_key(client: Client) -> None:
+def test_it_keeps_a_guests_ledger_under_the_device_key(client: Client, alice: Any) -> None:
     ledger = create(client)
     assert ledger.owner is None and len(ledger.device) >= 20
     assert client.cookies["ledger_device"].value == ledger.device
@@ -233,6 +233,10 @@ def test_it_keeps_a_guests_ledger_under_the_device_key(client: Client) -> None:
     assert "Ann · Bo · Cy · Di" in text(client.get("/ledger/"))
     other_device = Client()
     assert other_device.get(ledger.get_absolute_url()).status_code == 403
+    client.force_login(alice)  # the guest logs in on the same device: still theirs
+    assert "Ann · Bo · Cy · Di" in text(client.get("/ledger/"))
+    assert add(client, ledger, "guest-in-001", w1="0", w1_from="1",
+               w1_fan="1").status_code == 201
 
 
 @pytest.mark.django_db
@@ -245,6 +249,8 @@ def test_it_refuses_bad_rows_with_a_400_naming_the_problem(client: Client) -> No
         ({"w2": "1", "w2_from": "self", "w2_fan": "1"}, "first win"),
         ({"w1": "0", "w1_from": "1", "w1_fan": "1", "x0": "ready", "x0_fan": "2"}, "SC-6.4"),
         ({"k1": "1", "k1_kind": "exposed"}, "SC-6.3"),
+        ({"w1": "1", "w1_from": "self", "w1_fan": "1", "w2": "1", "w2_from": "self",
+          "w2_fan": "1"}, "SC-3.2: Bo has already won"),
     ]
     for fields, named in cases:
         response = add(client, ledger, f"bad-{len(named):03d}-{named[:4]}", **fields)

@@ -8,12 +8,13 @@ device holding the ledger's device key — writes; the share link reads, and fol
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -43,10 +44,13 @@ def device_key(request: HttpRequest) -> str:
 
 
 def _mine(request: HttpRequest) -> QuerySet[Ledger]:
-    if request.user.is_authenticated:
-        return Ledger.objects.filter(owner=request.user)
+    """The visitor's ledgers: their account's, and those this device started as a guest
+    (still its own after logging in)."""
     key = device_key(request)
-    return Ledger.objects.filter(owner=None, device=key) if key else Ledger.objects.none()
+    guest = Q(owner=None, device=key) if key else Q(pk__in=[])
+    if request.user.is_authenticated:
+        return Ledger.objects.filter(Q(owner=request.user) | guest)
+    return Ledger.objects.filter(guest)
 
 
 def can_write(request: HttpRequest, ledger: Ledger) -> bool:
@@ -259,7 +263,7 @@ def add_row(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         return _row_refused(request, ledger, str(error), 400)
     except SettlementError as refused:
         return _row_refused(request, ledger, _("The rules refuse this hand: %(why)s") % {
-            "why": str(refused)}, 400)
+            "why": _seats_named(str(refused), ledger.names)}, 400)
     try:
         row = _insert(ledger, client_id, record)
     except _Full:
@@ -272,6 +276,15 @@ def add_row(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         row = ledger.rows.get(client_id=client_id)
         return _row_saved(request, ledger, row, duplicate=True)
     return _row_saved(request, ledger, row, duplicate=False)
+
+
+def _seats_named(sentence: str, names: list[str]) -> str:
+    """The engine's sentence with its seat numbers as the players' names.
+
+    >>> _seats_named("SC-3.2: seat 1 has already won", ["Ann", "Bo", "Cy", "Di"])
+    'SC-3.2: Bo has already won'
+    """
+    return re.sub(r"\bseat ([0-3])\b", lambda found: names[int(found.group(1))], sentence)
 
 
 class _Full(Exception):
