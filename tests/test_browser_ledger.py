@@ -57,7 +57,7 @@ def tap(page: Page, name: str, value: str) -> None:
 def open_more(page: Page) -> None:
     for summary in page.locator("details.ledger-more > summary").all():
         if summary.locator("xpath=..").get_attribute("open") is None:
-            summary.tap()
+            summary.click()
 
 
 def rows_stored() -> list[tuple[int, str]]:
@@ -182,6 +182,8 @@ def test_it_shows_an_eight_hand_sichuan_ledger_in_both_languages(
         page.screenshot(path=str(artifacts / f"{name}-exhausted.png"))
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(artifacts / f"{name}-top.png"))
+        open_more(page)
+        page.locator("#row-form").screenshot(path=str(artifacts / f"{name}-form.png"))
         page.goto(f"{server}/ledger/")
         expect(page.locator(".ledger-list")).to_contain_text("阿安")
         page.screenshot(path=str(artifacts / f"{name}-index.png"), full_page=True)
