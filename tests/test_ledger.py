@@ -257,6 +257,10 @@ def test_it_refuses_bad_rows_with_a_400_naming_the_problem(client: Client) -> No
         assert response.status_code == 400, fields
         assert named in response.json()["error"], (fields, response.json())
     assert ledger.rows.count() == 0
+    twice = {"w1": "1", "w1_from": "self", "w1_fan": "1", "w2": "1", "w2_fan": "1"}
+    chinese = client.post(f"/ledger/{ledger.public_id}/rows", {"client_id": "zh-twice-01",
+                          **twice}, HTTP_ACCEPT="application/json", **ZH)
+    assert chinese.json()["error"] == "规则不允许这一局：SC-3.2: Bo 已经和牌离场"
     page = client.post(f"/ledger/{ledger.public_id}/rows",
                        {"client_id": "no-js-000001", "w1": "0", "w1_from": "0", "w1_fan": "1"})
     assert page.status_code == 400 and "own discard" in text(page)

@@ -8,6 +8,7 @@ language), and words the engine's lines as the replay viewer does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,49 @@ MOST_TAI = 100
 MOST_FLOWERS = 30
 MOST_STREAK = 50
 BOMBS = ("big", "super")
+
+
+def _refusals() -> dict[str, str]:
+    """The engine's refusals a row form can meet, keyed by the English with each seat as
+    ``{player}``, in the reader's language."""
+    return {
+        "{player} has already won and left the hand":
+            _("{player} has already won and left the hand"),
+        "{player} has won and makes no more kongs": _("{player} has won and makes no more kongs"),
+        "{player} has already won and is out of 查花猪/查大叫":
+            _("{player} has already won and is out of 查花猪/查大叫"),
+        "feeder {player} is no longer in the hand (SC-3.2)":
+            _("{player} has already won and discards no more (SC-3.2)"),
+        "nobody else is still in the hand (SC-3.2)":
+            _("nobody else is still in the hand (SC-3.2)"),
+        "only an exhausted hand with two or more players still in checks 花猪 and ready seats":
+            _("only an exhausted hand with two or more players still in checks 花猪 and ready "
+              "seats"),
+    }
+
+
+_SEAT = re.compile(r"\b(?:seat|feeder) ([0-3])\b")
+
+
+def refusal_words(refused: SettlementError, names: Sequence[str]) -> str:
+    """The engine's refusal of a row in the reader's language, its seats by the players'
+    names ("SC-3.2: Bo has already won and left the hand"); a sentence not listed is shown
+    as the engine wrote it, its seats named.
+
+    >>> refusal_words(SettlementError("SC-3.2", "seat 1 has already won and left the hand"),
+    ...               ["Ann", "Bo", "Cy", "Di"])
+    'SC-3.2: Bo has already won and left the hand'
+    """
+    sentence = str(refused).removeprefix(f"{refused.rule}: ")
+    seats = [int(found) for found in _SEAT.findall(sentence)]
+    template = _SEAT.sub(lambda found: ("feeder " if found.group(0).startswith("feeder") else "")
+                         + "{player}", sentence)
+    known = _refusals().get(template)
+    if known is not None and len(seats) <= 1:
+        text = known.format(player=names[seats[0]] if seats else "")
+    else:
+        text = _SEAT.sub(lambda found: names[int(found.group(1))], sentence)
+    return f"{refused.rule}: {text}"
 
 
 class RowError(ValueError):
@@ -200,7 +244,7 @@ def work_out(variant: type[Variant], rules: dict[str, Any], names: Sequence[str]
             lines = settle(variant, rules, record)
             error = ""
         except SettlementError as refused:  # stored before a rule changed: shown, not paid
-            lines, error = [], str(refused)
+            lines, error = [], refusal_words(refused, names)
         before = list(totals)
         deltas = deltas_of(lines)
         totals = [t + d for t, d in zip(totals, deltas, strict=True)]

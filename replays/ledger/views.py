@@ -8,7 +8,6 @@ device holding the ledger's device key — writes; the share link reads, and fol
 
 from __future__ import annotations
 
-import re
 import secrets
 from typing import Any
 
@@ -263,7 +262,7 @@ def add_row(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         return _row_refused(request, ledger, str(error), 400)
     except SettlementError as refused:
         return _row_refused(request, ledger, _("The rules refuse this hand: %(why)s") % {
-            "why": _seats_named(str(refused), ledger.names)}, 400)
+            "why": rows.refusal_words(refused, ledger.names)}, 400)
     try:
         row = _insert(ledger, client_id, record)
     except _Full:
@@ -276,15 +275,6 @@ def add_row(request: HtmxHttpRequest, public_id: str) -> HttpResponse:
         row = ledger.rows.get(client_id=client_id)
         return _row_saved(request, ledger, row, duplicate=True)
     return _row_saved(request, ledger, row, duplicate=False)
-
-
-def _seats_named(sentence: str, names: list[str]) -> str:
-    """The engine's sentence with its seat numbers as the players' names.
-
-    >>> _seats_named("SC-3.2: seat 1 has already won", ["Ann", "Bo", "Cy", "Di"])
-    'SC-3.2: Bo has already won'
-    """
-    return re.sub(r"\bseat ([0-3])\b", lambda found: names[int(found.group(1))], sentence)
 
 
 class _Full(Exception):
