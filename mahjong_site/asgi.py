@@ -19,11 +19,12 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from replays.inprocess import run_beside_requests  # noqa: E402
-from replays.tables.routing import websocket_urlpatterns  # noqa: E402
+from replays.ledger.routing import websocket_urlpatterns as ledger_sockets  # noqa: E402
+from replays.tables.routing import websocket_urlpatterns as table_sockets  # noqa: E402
 
 application = ProtocolTypeRouter({
     "http": http,
-    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+    "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(table_sockets + ledger_sockets))),
 })
 
 run_beside_requests()

@@ -138,7 +138,7 @@ CHANNEL_LAYERS = (
 # The replays app's parts, each a subpackage with its own views, services and templates
 # (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
 SITE_PARTS = ("library", "annotation", "puzzles", "operations", "play", "tables", "scorer",
-              "recorder")
+              "recorder", "ledger")
 
 TEMPLATES = [
     {
@@ -258,6 +258,9 @@ RATE_LIMITS = {
     # Tables with friends (issue 28, docs/tables.md): rooms created and seats taken.
     "table-create-visitor": env_str("RATE_TABLE_CREATES_PER_VISITOR", "20/3600"),
     "table-join-visitor": env_str("RATE_TABLE_JOINS_PER_VISITOR", "60/3600"),
+    # Match ledgers (issue 30, docs/ledger.md): ledgers started and rows entered.
+    "ledger-create-visitor": env_str("RATE_LEDGER_CREATES_PER_VISITOR", "30/3600"),
+    "ledger-row-visitor": env_str("RATE_LEDGER_ROWS_PER_VISITOR", "600/3600"),
 }
 # Upload budgets (issue 24, replays/limits.py): what the uploads of one visitor (address, an
 # IPv6 /64) and of one account may cost per window, "amount/seconds": bytes of documents,
@@ -290,6 +293,10 @@ PLAY_ANONYMOUS_EXPIRE_HOURS = env_int("PLAY_ANONYMOUS_EXPIRE_HOURS", 48)
 # created; how long a seat whose socket closed keeps its turn before the bot plays it.
 TABLES_MAX_OPEN_ROOMS = env_int("TABLES_MAX_OPEN_ROOMS", 3)
 TABLES_GRACE_SECONDS = env_int("TABLES_GRACE_SECONDS", 20)
+# Match ledgers (issue 30, docs/ledger.md): rows one ledger keeps, ledgers one account (or a
+# guest's device) keeps.
+LEDGER_MAX_ROWS = env_int("LEDGER_MAX_ROWS", 200)
+LEDGER_MAX_PER_OWNER = env_int("LEDGER_MAX_PER_OWNER", 30)
 # Spectators see the table this many moves behind (they can't tell a player what happened).
 TABLES_SPECTATOR_DELAY = env_int("TABLES_SPECTATOR_DELAY", 4)
 RATE_LIMIT_CACHE_URL = env_str("RATE_LIMIT_CACHE_URL", "")

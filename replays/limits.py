@@ -86,7 +86,9 @@ def scope_name(scope: str) -> str:
              "play-start-visitor": _("starting matches from one address"),
              "play-start-account": _("starting matches from one account"),
              "danger-visitor": _("showing the danger of tiles"),
-             "play-hint-visitor": _("asking for hints at the table")}
+             "play-hint-visitor": _("asking for hints at the table"),
+             "ledger-create-visitor": _("starting ledgers from one address"),
+             "ledger-row-visitor": _("entering ledger rows from one address")}
     return names.get(scope, scope)
 
 

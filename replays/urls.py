@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("replays.tables.urls")),
     path("", include("replays.scorer.urls")),
     path("", include("replays.recorder.urls")),
+    path("", include("replays.ledger.urls")),
 ]

@@ -1233,3 +1233,96 @@ def sichuan_bean_deltas(
     _check_four(balances, "SC-6.5", "balances")
     after = [balance + delta for balance, delta in zip(balances, beans, strict=True)]
     return BeanSettlement(beans, _capped_charges(after, [fee] * 4))
+
+
+# ---------------------------------------------------------------------------
+# Settling up at the end of a session
+
+
+MOST_TRANSFER_PLAYERS = 12
+"""The most players :func:`fewest_transfers` settles (its search is 2^n)."""
+
+
+class Transfer(NamedTuple):
+    """``payer`` hands ``payee`` ``amount`` when the table settles up."""
+
+    payer: int
+    payee: int
+    amount: int
+
+
+def fewest_transfers(balances: Sequence[int]) -> list[Transfer]:
+    """The fewest payments that bring every balance to zero (the balances sum to zero, C-6).
+
+    Players whose balances cancel among themselves settle apart: with the players split
+    into the most groups that each sum to zero, a group of k settles in k − 1 payments
+    (the biggest debtor pays the biggest creditor, and again), which is the fewest
+    possible. So a table of n never needs more than n − 1.
+
+    >>> fewest_transfers([30, -10, -20, 0])
+    [Transfer(payer=2, payee=0, amount=20), Transfer(payer=1, payee=0, amount=10)]
+    >>> fewest_transfers([5, -5, 7, -7])  # two pairs: 2 payments, not 3
+    [Transfer(payer=1, payee=0, amount=5), Transfer(payer=3, payee=2, amount=7)]
+    >>> fewest_transfers([1, 2])
+    Traceback (most recent call last):
+    ...
+    games.core.settlement.SettlementError: C-6: the balances [1, 2] don't sum to zero
+    """
+    if sum(balances) != 0:
+        raise SettlementError("C-6", f"the balances {list(balances)} don't sum to zero")
+    if len(balances) > MOST_TRANSFER_PLAYERS:
+        raise SettlementError("C-6", f"at most {MOST_TRANSFER_PLAYERS} players settle up, "
+                                     f"not {len(balances)}")
+    owing = [player for player, balance in enumerate(balances) if balance]
+    transfers: list[Transfer] = []
+    for group in _zero_groups([balances[p] for p in owing]):
+        transfers += _settle_group({owing[i]: balances[owing[i]] for i in group})
+    return transfers
+
+
+def _zero_groups(values: Sequence[int]) -> list[list[int]]:
+    """The indices of ``values`` (summing to zero) split into the most groups that each sum
+    to zero: over every subset, the most zero-sum prefixes an order of it can have.
+
+    >>> _zero_groups([5, -5, 7, -7])
+    [[0, 1], [2, 3]]
+    """
+    size = len(values)
+    totals = [0] * (1 << size)
+    most = [0] * (1 << size)
+    last = [0] * (1 << size)
+    for mask in range(1, 1 << size):
+        low = (mask & -mask).bit_length() - 1
+        totals[mask] = totals[mask & (mask - 1)] + values[low]
+        best, pick = -1, 0
+        for index in range(size):
+            if mask >> index & 1 and most[mask ^ (1 << index)] > best:
+                best, pick = most[mask ^ (1 << index)], index
+        most[mask] = best + (totals[mask] == 0)
+        last[mask] = pick
+    order, mask = [], (1 << size) - 1
+    while mask:
+        order.append(last[mask])
+        mask ^= 1 << last[mask]
+    groups: list[list[int]] = [[]]
+    mask = 0
+    for index in reversed(order):
+        groups[-1].append(index)
+        mask |= 1 << index
+        if totals[mask] == 0:
+            groups.append([])
+    return sorted(sorted(group) for group in groups if group)
+
+
+def _settle_group(balances: dict[int, int]) -> list[Transfer]:
+    """A zero-sum group settled in one payment fewer than its size."""
+    left = dict(balances)
+    transfers = []
+    while any(left.values()):
+        payer = min(left, key=lambda p: (left[p], p))
+        payee = max(left, key=lambda p: (left[p], -p))
+        amount = min(-left[payer], left[payee])
+        transfers.append(Transfer(payer, payee, amount))
+        left[payer] += amount
+        left[payee] -= amount
+    return transfers

@@ -26,6 +26,7 @@ from games.core.reading import Reading, readings
 from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
 
 if TYPE_CHECKING:
+    from games.core.recorded import RecordedHand
     from games.core.settlement import Payment
 
 
@@ -319,6 +320,28 @@ class Variant:
         (no contract, everyone still in, no other seat's flowers): who pays the winner
         (``position.seat``) what. ``discarder`` is the seat that discarded the winning tile
         or was robbed of it (None for a self-draw)."""
+        raise NotImplementedError
+
+    MOST_RECORDED_WINS: ClassVar[int] = 1
+    """The most wins one hand can have (SC-3.2: three; elsewhere one), for a ledger's form."""
+    RECORDS_TAI: ClassVar[bool] = False
+    """Whether a recorded win is counted in tai besides fan (JX-6), for a ledger's form."""
+    RECORDS_FLOWERS: ClassVar[bool] = False
+    """Whether a recorded hand needs the dealer, the streak and each seat's flower points
+    (PT-6, PT-7), for a ledger's form."""
+
+    RECORDS_KONGS: ClassVar[bool] = False
+    """Whether kongs are paid at once (SC-6.3), so a recorded hand lists them."""
+    RECORDS_EXHAUSTION: ClassVar[bool] = False
+    """Whether an exhausted hand is settled (SC-6.4: 查花猪, 查大叫), so a recorded hand
+    says who was a 花猪 and who was ready."""
+
+    @classmethod
+    def recorded_lines(cls, hand: RecordedHand,
+                       rules: dict[str, int | str | bool]) -> list[Payment]:
+        """The payment lines of a hand recorded at a real table (games/core/recorded.py) under
+        the table's ``rules`` (options left out take their defaults); raises
+        ``SettlementError`` naming the rule a record breaks."""
         raise NotImplementedError
 
     @classmethod

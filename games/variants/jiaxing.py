@@ -16,6 +16,7 @@ from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
 from games.core.reading import Reading
+from games.core.recorded import RecordedHand, check_recorded, rule_of
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table
 from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
 from games.core.variant import Hit, Option, PatternDef, Score, Variant, pattern_table, reading_text
@@ -106,6 +107,36 @@ class Jiaxing(Variant):
         return settlement.jiaxing_win_payments(
             position.seat, int(position.rule("base")), score.tai or 0, score.fan or 0,
             robbed=discarder if position.robbing_kong else None)
+
+    RECORDS_TAI = True
+
+    @classmethod
+    def recorded_lines(cls, hand: RecordedHand,
+                       rules: dict[str, int | str | bool]) -> list[settlement.Payment]:
+        """Self-drawn only (JX-5.1): every other seat pays base × tai × 2^fan (JX-10.1); a
+        win's ``discarder`` is the seat whose added kong was robbed (JX-8), who pays three
+        times (JX-10.4). An exhausted hand pays nothing (its 黄番 carry on, JX-7.11).
+
+        >>> from games.core.recorded import RecordedWin
+        >>> hand = RecordedHand(wins=(RecordedWin(2, tai=3, fan=1),))
+        >>> [(p.rule, p.payer, p.amount) for p in Jiaxing.recorded_lines(hand, {"base": 5})]
+        [('JX-10.1', 0, 30), ('JX-10.1', 1, 30), ('JX-10.1', 3, 30)]
+        >>> robbed = RecordedHand(wins=(RecordedWin(2, discarder=1, tai=1),))
+        >>> [(p.rule, p.payer, p.amount) for p in Jiaxing.recorded_lines(robbed, {})]
+        [('JX-10.4', 1, 3)]
+        """
+        check_recorded(hand, most_wins=1, wins_rule="JX-5.1")
+        if hand.kongs:
+            raise settlement.SettlementError("JX-10", "kongs are not paid at once here")
+        if hand.checked_at_the_end:
+            raise settlement.SettlementError(
+                "JX-7.11", "an exhausted hand pays nothing: nobody is checked as 花猪 or ready")
+        if not hand.wins:
+            return []
+        win = hand.wins[0]
+        return settlement.jiaxing_win_payments(
+            win.winner, int(rule_of(cls.OPTIONS, rules, "base")), win.tai, win.fan,
+            robbed=win.discarder)
 
     @classmethod
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:

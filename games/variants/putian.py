@@ -16,6 +16,7 @@ from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
 from games.core.reading import Reading, readings
+from games.core.recorded import RecordedHand, check_recorded
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table, Win
 from games.core.tiles import TILES, Meld, Tile
 from games.core.variant import Hit, Option, PatternDef, Score, Variant, pattern_table
@@ -78,6 +79,34 @@ class Putian(Variant):
         return settlement.putian_win_payments(
             position.seat, position.dealer, dealer_streak=position.dealer_streak,
             flower_points=flowers, bomb=None if bomb == "small" else bomb)
+
+    RECORDS_FLOWERS = True
+
+    @classmethod
+    def recorded_lines(cls, hand: RecordedHand,
+                       rules: dict[str, int | str | bool]) -> list[settlement.Payment]:
+        """Each loser pays (base + the winner's flower points) × 2, the dealer 2 more, or a
+        bomb's stake (PT-7.2, PT-7.3), on a discard as on a self-draw; then the losers settle
+        their flowers (算花, PT-7.4). An exhausted hand pays nothing (PT-7.5).
+
+        >>> from games.core.recorded import RecordedWin
+        >>> hand = RecordedHand(wins=(RecordedWin(2, discarder=1),), flower_points=(6, 2, 3, 1))
+        >>> [(p.rule, p.payer, p.amount) for p in Putian.recorded_lines(hand, {})]
+        [('PT-7.2', 0, 10), ('PT-7.2', 1, 8), ('PT-7.2', 3, 8), ('PT-7.4', 1, 4), \
+('PT-7.4', 3, 5), ('PT-7.4', 3, 1)]
+        """
+        check_recorded(hand, most_wins=1, wins_rule="PT-5.2")
+        if hand.kongs:
+            raise settlement.SettlementError(
+                "PT-6", "a concealed kong counts in its owner's flower points, not paid at once")
+        if hand.checked_at_the_end:
+            raise settlement.SettlementError(
+                "PT-7.5", "an exhausted hand pays nothing: nobody is checked as 花猪 or ready")
+        if not hand.wins:
+            return []
+        return settlement.putian_win_payments(
+            hand.wins[0].winner, hand.dealer, dealer_streak=hand.dealer_streak,
+            flower_points=list(hand.flower_points), bomb=hand.bomb)
 
     @classmethod
     def puzzle_wildcards(cls, rng: random.Random) -> list[int]:

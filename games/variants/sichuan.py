@@ -18,6 +18,7 @@ from games.core.events import Event
 from games.core.messages import Message
 from games.core.position import Position, PositionError
 from games.core.reading import Reading, readings, seven_pairs_reading
+from games.core.recorded import RecordedHand, RecordedWin, check_recorded, rule_of
 from games.core.table import Action, HandSetup, Phase, RuleViolation, Table
 from games.core.tiles import KINDS, TILES, Meld, Tile, counts_of
 from games.core.variant import (
@@ -79,6 +80,109 @@ class Sichuan(Variant):
             position.seat, score.fan or 0, score.points,
             discarder=None if position.own_draw else discarder, still_in=range(4),
             base_bonus=self_draw_base_bonus(score))
+
+    MOST_RECORDED_WINS = 3  # SC-3.2
+    RECORDS_KONGS = True  # SC-6.3
+    RECORDS_EXHAUSTION = True  # SC-6.4
+
+    @classmethod
+    def recorded_points(cls, fan: int, rules: dict[str, int | str | bool], *,
+                        self_drawn: bool) -> tuple[int, int, int]:
+        """(fan counted, points, base more) of a win of ``fan`` as the table counts it (the
+        self-draw's fan included where it adds one, SC-5.15): base × 2^(fan − 1) with the fan
+        capped (SC-5), plus a base from each payer of a self-draw under 自摸加底 (SC-H4).
+
+        >>> Sichuan.recorded_points(6, {}, self_drawn=False)
+        (4, 8, 0)
+        >>> Sichuan.recorded_points(2, {"self_draw_bonus": "base", "base": 2}, self_drawn=True)
+        (2, 6, 2)
+        """
+        if fan < 1:
+            raise settlement.SettlementError("SC-5", f"a win counts at least 1 fan, not {fan}")
+        base = int(rule_of(cls.OPTIONS, rules, "base"))
+        counted = min(fan, int(rule_of(cls.OPTIONS, rules, "cap_fan")))
+        bonus = base if self_drawn and rule_of(cls.OPTIONS, rules, "self_draw_bonus") == "base" \
+            else 0
+        return counted, base * 2 ** (counted - 1) + bonus, bonus
+
+    @classmethod
+    def recorded_lines(cls, hand: RecordedHand,
+                       rules: dict[str, int | str | bool]) -> list[settlement.Payment]:
+        """A hand of 血战到底 as the table tells it: the wins in order, each paid by its
+        discarder (SC-6.1) or by every other player still in (SC-6.2), a winner leaving the
+        hand (SC-3.2; not under 血流成河, SC-H2); each kong paid at once by those still in
+        (SC-6.3); and when fewer than three won, the wall ran out: 查花猪, 查大叫 and the
+        kong refunds among the players still in (SC-6.4).
+
+        Three winners: seat 1 self-draws 2 fan, seat 3 wins 3 fan on seat 0's discard, then
+        seat 2 self-draws 1 fan from seat 0 alone; seat 0 had made a concealed kong first.
+
+        >>> from games.core.recorded import RecordedKong, RecordedWin
+        >>> hand = RecordedHand(
+        ...     wins=(RecordedWin(1, fan=2), RecordedWin(3, 0, fan=3), RecordedWin(2, fan=1)),
+        ...     kongs=(RecordedKong(0, "concealed"),))
+        >>> settlement.deltas_of(Sichuan.recorded_lines(hand, {}))
+        [-1, 4, -3, 0]
+
+        Exhausted after one win: seat 0 a 花猪, seat 2 ready for 2 fan, seat 3 not ready
+        gives back its added kong.
+
+        >>> hand = RecordedHand(wins=(RecordedWin(1, 0, fan=1),),
+        ...     kongs=(RecordedKong(3, "added"),), flower_pigs=frozenset({0}), ready_fan={2: 2})
+        >>> [(p.rule, p.payer, p.payee, p.amount) for p in Sichuan.recorded_lines(hand, {})]
+        ... # doctest: +NORMALIZE_WHITESPACE
+        [('SC-6.3', 0, 3, 1), ('SC-6.3', 1, 3, 1), ('SC-6.3', 2, 3, 1), ('SC-6.1', 0, 1, 1),
+         ('SC-6.4a', 0, 2, 8), ('SC-6.4a', 0, 3, 8), ('SC-6.4b', 3, 2, 2),
+         ('SC-6.4c', 3, 0, 1), ('SC-6.4c', 3, 1, 1), ('SC-6.4c', 3, 2, 1)]
+        """
+        check_recorded(hand, most_wins=cls.MOST_RECORDED_WINS, wins_rule="SC-3.2")
+        flow = bool(rule_of(cls.OPTIONS, rules, "blood_flow"))
+        base = int(rule_of(cls.OPTIONS, rules, "base"))
+        still_in, won = {0, 1, 2, 3}, set[int]()
+        income: dict[int, list[tuple[int, int]]] = {seat: [] for seat in range(4)}
+        lines: list[settlement.Payment] = []
+        for index in range(len(hand.wins) + 1):
+            for kong in (k for k in hand.kongs if k.after_wins == index):
+                if kong.seat in won:  # SC-3.2 gone; SC-H2 a locked hand makes no kong
+                    raise settlement.SettlementError(
+                        "SC-H2" if flow else "SC-3.2",
+                        f"seat {kong.seat} has won and makes no more kongs")
+                paid = settlement.sichuan_kong_payments(kong.seat, kong.kind, still_in=still_in,
+                                                        feeder=kong.feeder, base=base)
+                income[kong.seat] += [(line.payer, line.amount) for line in paid]
+                lines += paid
+            if index < len(hand.wins):
+                lines += cls._recorded_win(hand.wins[index], rules, still_in, won)
+                won.add(hand.wins[index].winner)
+                if not flow:
+                    still_in.discard(hand.wins[index].winner)
+        if (len(hand.wins) >= 3 and not flow) or len(still_in) < 2:
+            if hand.checked_at_the_end:
+                raise settlement.SettlementError(
+                    "SC-6.4", "only an exhausted hand with two or more players still in checks "
+                              "花猪 and ready seats")
+            return lines
+        ready = {seat: cls.recorded_points(fan, rules, self_drawn=False)[1]
+                 for seat, fan in hand.ready_fan.items()}
+        if flow:  # SC-H2: a winner stays in, locked and ready
+            ready.update({seat: base for seat in won if seat not in ready})
+        return lines + settlement.sichuan_exhaustion_payments(
+            still_in=still_in, flower_pigs=hand.flower_pigs, ready_points=ready,
+            cap_points=base * 2 ** (int(rule_of(cls.OPTIONS, rules, "cap_fan")) - 1),
+            kong_income={seat: income[seat] for seat in still_in})
+
+    @classmethod
+    def _recorded_win(cls, win: RecordedWin, rules: dict[str, int | str | bool],
+                      still_in: set[int], won: set[int]) -> list[settlement.Payment]:
+        if win.winner not in still_in:
+            raise settlement.SettlementError("SC-3.2", f"seat {win.winner} has already won "
+                                                       "and left the hand")
+        if win.discarder is not None and win.discarder not in still_in:
+            raise settlement.SettlementError("SC-3.2", f"seat {win.discarder} has already won "
+                                                       "and left the hand")
+        fan, points, bonus = cls.recorded_points(win.fan, rules, self_drawn=win.self_drawn)
+        return settlement.sichuan_win_payments(win.winner, fan, points, discarder=win.discarder,
+                                               still_in=still_in, base_bonus=bonus)
 
     @classmethod
     def puzzle_kinds(cls, difficulty: int, rng: random.Random) -> list[int]:

@@ -1,7 +1,8 @@
 """The site's data, one module per concern: stored matches with their hands, annotations
 and values (:mod:`~replays.models.matches`), puzzles and training
 (:mod:`~replays.models.puzzles`), matches played against the bots
-(:mod:`~replays.models.play`), uploads waiting for a worker's check
+(:mod:`~replays.models.play`), ledgers of games at real tables
+(:mod:`~replays.models.ledger`), uploads waiting for a worker's check
 (:mod:`~replays.models.uploads`) and the workers' heartbeats
 (:mod:`~replays.models.operations`).
 
@@ -9,6 +10,7 @@ They sit below every part of the site (``replays.library``, ``.annotation``, …
 import them from here; they import none of the parts (tests/test_import_cycles.py).
 """
 
+from replays.models.ledger import Ledger, LedgerRow
 from replays.models.matches import (
     Annotation,
     AnnotationStep,
@@ -34,6 +36,7 @@ from replays.models.tables import Room, Seat
 from replays.models.uploads import UploadCheck, write_document
 
 __all__ = ["Annotation", "AnnotationStep", "Attempt", "DailyPuzzle", "Hand", "HandValues",
-           "Match", "PlayedMatch", "PlaySettings", "PlayerRating", "Puzzle", "PuzzleReveal",
-           "RatingChange", "Room", "Seat", "SeatRecord", "TrainingRun", "UploadCheck", "WorkerHeartbeat", "new_public_id",
+           "Ledger", "LedgerRow", "Match", "PlayedMatch", "PlaySettings", "PlayerRating",
+           "Puzzle", "PuzzleReveal", "RatingChange", "Room", "Seat", "SeatRecord", "TrainingRun",
+           "UploadCheck", "WorkerHeartbeat", "new_public_id",
            "shown_puzzles", "write_document"]

@@ -109,6 +109,8 @@ class State:
     preset: str = ""
     mode: str = "hand"
     rules: dict[str, str] = field(default_factory=dict)
+    ledger: str = ""
+    """The ledger (its public id) the result goes back to with "add to the ledger"."""
 
     @property
     def cls(self) -> type[Variant]:
@@ -135,6 +137,7 @@ class State:
             void=_choice(get("void"), SUITS, ""), bank=_choice(get("bank"), BANK_ITEMS, ""),
             preset=get("preset") or "", mode=_choice(get("mode"), MODES, "hand"),
             rules={k: str(v) for k, v in _items(data) if k.startswith(prefix)},
+            ledger=_ledger_id(get("ledger")),
         )
 
     def tapped(self, data: Mapping[str, Any]) -> State:
@@ -232,7 +235,20 @@ class State:
         pairs += sorted(state.rules.items())
         if state.mode != "hand":
             pairs.append(("mode", state.mode))
+        if state.ledger:
+            pairs.append(("ledger", state.ledger))
         return urlencode(pairs)
+
+
+def _ledger_id(raw: Any) -> str:
+    """A ledger's public id as a link may carry it ('' for anything else).
+
+    >>> _ledger_id("Ab3_x-9"), _ledger_id("<b>"), _ledger_id("x" * 40)
+    ('Ab3_x-9', '', '')
+    """
+    text = str(raw or "")
+    return text if 0 < len(text) <= 16 and text.replace("-", "").replace("_", "").isalnum() \
+        else ""
 
 
 def hand_codes(hand: str) -> set[str]:
