@@ -34,27 +34,11 @@ PHONE = {"width": 390, "height": 844}
 WIDE = {"width": 1280, "height": 900}
 
 
-def _application() -> Any:
-    """The site under daphne, built anew in the server's process. A socket test run before
-    in this process (tests/test_ledger.py, tests/test_tables_socket.py) left behind an
-    application whose origin check holds that test's ALLOWED_HOSTS, and asgiref's single
-    thread, which a forked process doesn't have (the consumers' database calls would wait
-    for it forever)."""
-    import sys
-    from concurrent.futures import ThreadPoolExecutor
-
-    from asgiref.sync import SyncToAsync
-
-    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
-    sys.modules.pop("mahjong_site.asgi", None)
-    return _asgi_application()
-
-
 @pytest.fixture
 def server(transactional_db: None) -> Iterator[str]:
     from daphne.testing import DaphneProcess
 
-    process = DaphneProcess("127.0.0.1", _application)
+    process = DaphneProcess("127.0.0.1", _asgi_application)
     process.start()
     if not process.ready.wait(timeout=30):
         process.terminate()

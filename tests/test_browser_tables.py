@@ -40,10 +40,17 @@ def fixed_seed(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _asgi_application() -> Any:
-    """The site's ASGI application with its static files, in the server's process (without
-    the in-process task pool its import starts for a web process)."""
+    """The site's ASGI application with its static files, built anew in the server's process
+    (without the in-process task pool its import starts for a web process). A socket test
+    run before in the parent process (tests/test_tables_socket.py, tests/test_ledger.py)
+    left behind an application whose origin check holds that test's ALLOWED_HOSTS, and
+    asgiref's single thread, which a forked process doesn't have (the consumers' database
+    calls would wait for it forever)."""
     import importlib
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
 
+    from asgiref.sync import SyncToAsync
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from django.db import connections
 
@@ -52,6 +59,8 @@ def _asgi_application() -> Any:
     for connection in connections.all():
         connection.connection = None  # the parent's socket is the parent's: connect anew
     inprocess.run_beside_requests = lambda *args, **kwargs: None  # type: ignore[assignment]
+    SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
+    sys.modules.pop("mahjong_site.asgi", None)
     return ASGIStaticFilesHandler(importlib.import_module("mahjong_site.asgi").application)
 
 
