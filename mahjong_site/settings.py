@@ -219,7 +219,7 @@ STORAGES = {
     # With STATIC_MANIFEST=true (after `collectstatic`, see docs/deploy.md) files get hashed
     # names and far-future caching; otherwise WhiteNoise serves them from the source folders.
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "mahjong_site.storage.HashedStaticFilesStorage"
         if env_bool("STATIC_MANIFEST", False)
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
