@@ -45,7 +45,8 @@ def over(colour: str, background: str, opacity: float = 1.0) -> str:
     *front, alpha = rgb(colour)
     back = rgb(background)[:3]
     a = alpha * opacity
-    return "#" + "".join(f"{round(a * f + (1 - a) * b):02x}" for f, b in zip(front, back, strict=True))
+    mixed = (round(a * f + (1 - a) * b) for f, b in zip(front, back, strict=True))
+    return "#" + "".join(f"{value:02x}" for value in mixed)
 
 
 def grayscale(colour: str, amount: float) -> str:
@@ -130,7 +131,9 @@ def test_rings_and_marks_reach_their_contrast(browser: Browser, live_server: Any
     assert contrast(star, badge) >= 4.5, ("wildcard star", star, badge)
     assert float(size.removesuffix("px")) >= (9 if width < 600 else 11)
     opacity, tile_filter, outline, outline_style = got["claimed"]
-    amount = float(re.search(r"grayscale\(([\d.]+)\)", tile_filter).group(1))  # type: ignore[union-attr]
+    found = re.search(r"grayscale\(([\d.]+)\)", tile_filter)
+    assert found, tile_filter
+    amount = float(found.group(1))
     felt = surfaces[2]
     face = over(grayscale(TILE_FACE, amount), felt, float(opacity))
     for ink in TILE_INKS:  # the tile still reads: its drawing against its face, faded
@@ -213,7 +216,8 @@ def test_motion_stops_when_the_system_asks_for_less(page: Page, live_server: Any
       const spin = getComputedStyle(document.getElementById("spin"));
       const pulse = getComputedStyle(document.getElementById("pulse"));
       return [parseFloat(spin.transitionDuration), pulse.animationName,
-              parseFloat(pulse.animationDuration), getComputedStyle(document.documentElement).scrollBehavior];
+              parseFloat(pulse.animationDuration),
+              getComputedStyle(document.documentElement).scrollBehavior];
     }""")
     transition, animation, duration, scroll = timings
     if motion == "reduce":

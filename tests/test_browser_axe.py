@@ -1,4 +1,4 @@
-"""axe-core on the site's pages (issue 32): twenty page states, each in English and Chinese
+"""axe-core on the site's pages (issue 32): twenty-one page states, each in English and Chinese
 at 390 and 1280 px, with no violation of any rule axe runs by default (WCAG 2.x A and AA,
 and its best practices). axe-core comes bundled in the pinned ``axe-playwright-python``
 test dependency (docs/accessibility.md, "Tests").
@@ -94,9 +94,11 @@ def answer_the_puzzle(page: Page) -> None:
         page.locator("#answer h2").wait_for()
 
 
-def match_visit(step: int = 12) -> Visit:
+def match_visit(step: int | None = 12) -> Visit:
+    """A replay at ``step`` (None: its hand's end, with the settlement)."""
     match = stored()
-    return Visit(f"{match.get_absolute_url()}?step={step}")
+    last = match.hands.get(number=1).event_count
+    return Visit(f"{match.get_absolute_url()}?step={last if step is None else step}")
 
 
 def values_visit(django_user_model: Any) -> Visit:
@@ -135,6 +137,7 @@ STATES: dict[str, Callable[[Any], Visit]] = {
     "upload": lambda users: Visit("/upload/"),
     "library": lambda users: (stored(), Visit("/?variant=sichuan"))[1],
     "viewer-step": lambda users: match_visit(),
+    "viewer-hand-end": lambda users: match_visit(None),
     "viewer-values-open": values_visit,
     "play-form": lambda users: Visit("/play/"),
     "play-discard": lambda users: played_to(is_discard),
