@@ -141,13 +141,17 @@ PORT ?= 8000
 run: install
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py migrate --noinput
 	DEBUG=$${DEBUG:-true} $(BIN)/python manage.py seed_demo
+	@# Static files collected with hashed names, so the browser keeps them for a year instead
+	@# of asking again on every page (docs/accessibility.md, "Compression"); an edited file
+	@# is seen after the next `make run`.
+	DEBUG=$${DEBUG:-true} STATIC_MANIFEST=true $(BIN)/python manage.py collectstatic --noinput -v 0
 	@echo "Serving http://127.0.0.1:$(PORT)/ until Ctrl-C (a staff account: $(BIN)/python manage.py createsuperuser)"
 	@# daphne's runserver (first in INSTALLED_APPS): the ASGI application, the tables'
-	@# WebSockets included, static files as runserver serves them; without CHANNEL_LAYER_URL
+	@# WebSockets included, static files from WhiteNoise (--nostatic); without CHANNEL_LAYER_URL
 	@# the sockets share the process's in-memory channel layer (docs/tables.md). Each request
 	@# runs on a thread of its own there: no connection is kept past it (docs/deploy.md).
-	DEBUG=$${DEBUG:-true} DATABASE_CONN_MAX_AGE=$${DATABASE_CONN_MAX_AGE:-0} \
-		$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
+	DEBUG=$${DEBUG:-true} DATABASE_CONN_MAX_AGE=$${DATABASE_CONN_MAX_AGE:-0} STATIC_MANIFEST=true \
+		$(BIN)/python manage.py runserver --nostatic 127.0.0.1:$(PORT)
 
 # Translations: re-extract every marked string into locale/<lang>/LC_MESSAGES/django.po
 # (translations already there are kept), then compile the .mo files. Both are committed,

@@ -111,6 +111,12 @@ MIDDLEWARE = [
     "replays.limits.BoundedBodyMiddleware",
     "replays.limits.UploadSlotsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and htmx fragments go out gzipped to clients that accept it (issue 32): a
+    # replay step is about a fifth of its size. After WhiteNoise, which answers static
+    # files itself (collected ones already compressed); before everything else that reads
+    # or writes a body. BREACH: the CSRF token in a page is masked afresh per response by
+    # Django, so compression never repeats it (docs/accessibility.md, "Compression").
+    "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -214,12 +220,17 @@ STORAGES = {
     # With STATIC_MANIFEST=true (after `collectstatic`, see docs/deploy.md) files get hashed
     # names and far-future caching; otherwise WhiteNoise serves them from the source folders.
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "mahjong_site.storage.HashedStaticFilesStorage"
         if env_bool("STATIC_MANIFEST", False)
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST", False)
+# Collected, hashed files never change under a running server: WhiteNoise reads them once
+# and sends them cached for a year ("immutable"), DEBUG or not (`make run` collects them
+# too; docs/accessibility.md). Without the manifest, DEBUG looks files up per request.
+if env_bool("STATIC_MANIFEST", False):
+    WHITENOISE_AUTOREFRESH = False
 # Without collectstatic there is no STATIC_ROOT yet; WhiteNoise then serves the sources.
 warnings.filterwarnings("ignore", message="No directory at", module="whitenoise.base")
 

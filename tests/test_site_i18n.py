@@ -252,7 +252,7 @@ def test_it_shows_chinese_wins_in_the_settlement(db: None, client: Client, varia
     for pattern in expected:
         assert any(re.match(pattern, line) for line in wins), pattern
     lines = part(content, r'<section class="settlement-lines"[^>]*>(.*?)</section>')
-    assert "<h3 id=\"settlement-lines-title\">逐项结算</h3>" in lines
+    assert "<h2 id=\"settlement-lines-title\">逐项结算</h2>" in lines  # under the h1 (issue 32)
     assert "谁付给谁" in lines and "算式" in lines
     assert "Who pays" not in lines and "points" not in lines and "base" not in lines
 

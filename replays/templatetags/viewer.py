@@ -51,12 +51,13 @@ def viewer_controls(links: dict[str, str | None], board: Any, seat: int | None,
 
 
 def _danger_toggle(links: dict[str, str | None], on: bool, words: dict[str, Any]) -> SafeString:
-    """Show or hide each tile's danger (only while one seat's view is shown)."""
+    """Show or hide each tile's danger (only while one seat's view is shown). A link: its
+    words say what it does ("Hide danger"), as aria-pressed may not (issue 32, axe)."""
     href = links.get("danger")
     if not href:
         return SafeString("")
-    return html(' <a class="danger-toggle" href="{}" aria-pressed="{}">{}</a>', href,
-                "true" if on else "false", words["danger_off" if on else "danger_on"])
+    return html(' <a class="danger-toggle" href="{}">{}</a>', href,
+                words["danger_off" if on else "danger_on"])
 
 
 def _current(flag: bool) -> SafeString:
