@@ -1,4 +1,4 @@
-"""axe-core on the site's pages (issue 32): twenty-one page states, each in English and Chinese
+"""axe-core on the site's pages (issue 32): twenty-four page states, each in English and Chinese
 at 390 and 1280 px, with no violation of any rule axe runs by default (WCAG 2.x A and AA,
 and its best practices). axe-core comes bundled in the pinned ``axe-playwright-python``
 test dependency (docs/accessibility.md, "Tests").
@@ -129,6 +129,45 @@ def staff_visit(django_user_model: Any) -> Visit:
     return Visit("/dashboard/", session=staff)
 
 
+def ledger_visit() -> Visit:
+    """A guest's Sichuan ledger with a three-winner hand and an exhausted one (issue 30)."""
+    keeper = Client()
+    names = {f"name{seat}": name for seat, name in enumerate(("Ada", "Bo", "Cy", "Di"))}
+    created = keeper.post("/ledger/new", {"variant": "sichuan", "preset": "sichuan:chengdu",
+                                          "base": "1", **names})
+    assert created.status_code == 302, created.content[:500]
+    rows = ({"w1": "1", "w1_from": "self", "w1_fan": "3", "w2": "2", "w2_from": "3",
+             "w2_fan": "1", "w3": "3", "w3_from": "self", "w3_fan": "2"},
+            {"x0": "pig", "x1": "ready", "x1_fan": "2", "x2": "ready", "x2_fan": "1"})
+    for number, row in enumerate(rows):
+        added = keeper.post(f"{created['Location']}rows", {"client_id": f"axe-row-{number}",
+                                                           **row},
+                            HTTP_ACCEPT="application/json")
+        assert added.status_code in (200, 201), added.content[:500]
+    return Visit(str(created["Location"]), session=keeper)
+
+
+def recording_visit() -> Visit:
+    """A hand being recorded from the dealer's seat, a few events in (issue 30)."""
+    from games.bots.simulation import simulate
+    from games.records.seat_view import project
+
+    document = project(simulate("sichuan", 1, 5), 0)
+    hand = document["hands"][0]
+    recorder = Client()
+    started = recorder.post("/record/", {
+        "variant": "sichuan", "seat": 0, "dealer": hand["dealer"], "die1": hand["dice"][0],
+        "die2": hand["dice"][1], "players": ", ".join(document["players"]),
+        "tiles": " ".join(hand["deal"][0])})
+    assert started.status_code == 302, started.content[:500]
+    for seq, event in enumerate(hand["events"][:6]):
+        saved = recorder.post(f"{started['Location']}events/",
+                              json.dumps({"seq": seq, "event": event}),
+                              content_type="application/json")
+        assert saved.status_code in (200, 201), saved.content[:500]
+    return Visit(str(started["Location"]), session=recorder)
+
+
 SCORED = "/score/?v=sichuan&h=11122233345699m&w=9m&how=self_draw&seat=S&void=p"
 
 STATES: dict[str, Callable[[Any], Visit]] = {
@@ -153,6 +192,9 @@ STATES: dict[str, Callable[[Any], Visit]] = {
     "log-in": lambda users: Visit("/accounts/login/"),
     "sign-up": lambda users: Visit("/accounts/signup/"),
     "dashboard": staff_visit,
+    "ledger": lambda users: ledger_visit(),
+    "record-form": lambda users: Visit("/record/"),
+    "recording": lambda users: recording_visit(),
     "bots": lambda users: Visit("/bots/"),
 }
 
