@@ -14,7 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.core.events import Event
@@ -34,7 +34,7 @@ from replays.matches.board import (
 )
 from replays.models import PlayedMatch
 from replays.play import services
-from replays.tile_names import suit_name, tile_name, wildcard_name
+from replays.tile_names import suit_name, tile_name, tile_states, wildcard_name
 
 
 @dataclass
@@ -48,6 +48,14 @@ class Choice:
     @property
     def value(self) -> str:
         return json.dumps(self.action, sort_keys=True, separators=(",", ":"))
+
+    @property
+    def label(self) -> str:
+        """The words with what the tile's face shows: "Discard 5 Dots (wildcard, just
+        drawn)" (issue 32: the button's name replaces the tile's own)."""
+        if self.tile is None:
+            return self.text
+        return self.text + tile_states(wild=self.tile.wild, drawn=self.tile.drawn)
 
 
 VIEW_FIELDS = ("hands", "melds", "hand")
@@ -450,6 +458,60 @@ def claim_prompt(view: dict[str, Any]) -> dict[str, Any] | None:
         "name": name, "tile": tile, "choices": choices}
     return {"text": text, "seat": int(seat), "tile": _tv(str(code), frozenset(
         view.get("wildcards", []))), "name": name}
+
+
+TURN_WORDS = {"discard": pgettext_lazy("a turn choice", "discard"),
+              "hu": pgettext_lazy("a turn choice", "win"),
+              "gang": pgettext_lazy("a turn choice", "kong"),
+              "ready": pgettext_lazy("a turn choice", "declare ready")}
+
+
+def one_of(words: list[str]) -> str:
+    """Choices in words: "discard", "discard or kong", "discard, win or kong"."""
+    if len(words) == 1:
+        return words[0]
+    return pgettext("the last of the choices", "%(some)s or %(last)s") % {
+        "some": pgettext("between choices", ", ").join(words[:-1]), "last": words[-1]}
+
+
+def asked_now(view: dict[str, Any], claim: dict[str, Any] | None, waiting: str = "") -> str:
+    """What the table asks the seat now, in one sentence for the page's live region (issue
+    32): "Your turn: discard or kong", the claim's question, the match's end, whom the table
+    waits for. The prompt above the hand says the same (without JavaScript, the page)."""
+    if view.get("over"):
+        return _("The match is over")
+    kind = (view.get("decision") or {}).get("kind")
+    you = next((s for s in view["seats"] if s["seat"] == view["seat"]), None) or {}
+    if kind == "turn" and you.get("locked"):
+        return _("Your hand is locked (SC-H2): win, or discard the tile you drew.")
+    if kind == "turn":
+        kinds = {a["type"] for a in view["legal"]}
+        return _("Your turn: %(choices)s") % {"choices": one_of(
+            [str(word) for key, word in TURN_WORDS.items() if key in kinds])}
+    if claim is not None:
+        return str(claim["text"])
+    fixed = {"claim": _("A discard you can claim: choose, or pass."),
+             "rob_kong": _("You can rob the kong (JX-8, SC-5.18): win or pass."),
+             "rob_gold": _("You can rob the gold (PT-5.5): win or pass."),
+             "exchange": _("Choose three tiles of one suit to pass (SC-H1)."),
+             "dingque": _("Name your void suit (SC-2)."),
+             "contract": _("Contract (JX-9): persist or give up.")}
+    if kind in fixed:
+        return fixed[kind]
+    if any(a["type"] == "exchange" for a in view.get("legal", [])):
+        return fixed["exchange"]
+    return waiting
+
+
+def announcement(moves: list[Move], view: dict[str, Any], claim: dict[str, Any] | None,
+                 waiting: str = "") -> str:
+    """The live region's news as JSON (the table's ``data-announce``): the moves since the
+    seat's last one, each a sentence, and what is asked now. The page's script says the
+    moves it has not said yet (a table with friends refreshes mid-list) and the question."""
+    return json.dumps({"moves": [m.text for m in moves],
+                       "now": asked_now(view, claim, waiting),
+                       "sep": pgettext("between announced sentences", ". ")},
+                      ensure_ascii=False)
 
 
 def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:

@@ -1,6 +1,8 @@
 // The viewer's keys and autoplay. Each step key follows the matching control link (htmx swaps
 // the board); keys pressed while a step loads wait in a queue and are played in order, so
-// thirty quick presses move thirty steps.
+// thirty quick presses move thirty steps. The keys act while the board or its controls have
+// the focus and the shortcuts are on; each step's event is said in the page's live region
+// (static/js/a11y.js, issue 32).
 const queue = [];
 let busy = false;
 let refocus = null;  // the data-key of the control that had the focus before a swap
@@ -28,6 +30,7 @@ document.addEventListener("keydown", (event) => {
   if (target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)
                  || target.isContentEditable)) return;
   if (!STEP_KEYS.includes(event.key) || !document.querySelector(".controls a[data-key]")) return;
+  if (!window.shortcutsFor || !window.shortcutsFor(document.getElementById("board-wrap"))) return;
   event.preventDefault();
   stopAutoplay();
   queue.push(event.key);
@@ -40,11 +43,24 @@ document.addEventListener("htmx:beforeRequest", () => {
   busy = true;
   const active = document.activeElement;
   refocus = active && active.matches(".controls a[data-key]") ? active.dataset.key : null;
+  if (active && active.id === "board") refocus = "board";
 });
 
+// Each new step's event, said once (other parts of the page settle too: the analysis' progress).
+let saidStep = null;
+function announceStep() {
+  const counter = document.querySelector(".controls .step-counter");
+  const line = document.querySelector("#board .event-line");
+  if (!counter || !line || counter.textContent === saidStep) return;
+  if (saidStep !== null && window.announce) window.announce(line.textContent.trim());
+  saidStep = counter.textContent;
+}
+
 document.addEventListener("htmx:afterSettle", () => {
+  announceStep();
   if (refocus) {
-    const again = controlFor(refocus) || document.querySelector(".controls .step-counter");
+    const again = (refocus === "board" ? document.getElementById("board") : controlFor(refocus))
+      || document.querySelector(".controls .step-counter");
     if (again) {
       if (!again.matches("a, button")) again.setAttribute("tabindex", "-1");
       again.focus();
@@ -111,6 +127,7 @@ document.addEventListener("change", (event) => {
 });
 
 syncAutoplay();
+announceStep();  // the page's own step: not said, the page is read
 
 // Spoiler-free mode: picking an alternative opens the analysis and marks the pick.
 document.addEventListener("click", (event) => {
