@@ -49,7 +49,7 @@ def test_it_names_every_state_a_tile_shows_in_english_and_chinese() -> None:
         assert label_of(tile_tags.tile(view("1m"))) == "1 Characters"
         assert label_of(tile_tags.tile(view("1m", hidden=True))) == "face-down tile"
     with translation.override("zh-hans"):
-        assert label_of(tile_tags.tile(view("5p", wild=True, drawn=True))) == "五筒，百搭，刚摸到"
+        assert label_of(tile_tags.tile(view("5p", wild=True, drawn=True))) == "五筒，万能牌，刚摸到"
         assert tile_label("3s", last=True) == "三条，最后打出"
 
 

@@ -129,6 +129,13 @@ document.addEventListener("change", (event) => {
 syncAutoplay();
 announceStep();  // the page's own step: not said, the page is read
 
+// The board has the focus from the start (the step keys act while it has), unless the page
+// opens at an anchor or something has the focus already.
+const board = document.getElementById("board");
+if (board && !window.location.hash && document.activeElement === document.body) {
+  board.focus({preventScroll: true});
+}
+
 // Spoiler-free mode: picking an alternative opens the analysis and marks the pick.
 document.addEventListener("click", (event) => {
   const button = event.target.closest(".pick button[data-alternative]");
