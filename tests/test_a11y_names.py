@@ -180,3 +180,23 @@ def test_the_hand_buttons_name_the_drawn_tile(client: Client, fixed_seeds: None)
     drawn = re.search(r'<button type="submit" class="tile-button is-drawn-button"[^>]*>', page)
     assert drawn and re.search(r'aria-label="Discard [^"]+ \(([^"]*, )?just drawn\)"',
                                drawn.group(0)), drawn
+
+
+@pytest.mark.django_db
+def test_a_claimed_discard_in_the_viewer_names_who_claimed_it() -> None:
+    from replays.matches.board import board_at, replayed
+
+    from .conftest import bot_document
+
+    data = replayed(bot_document(2, variant="sichuan", hands=1))
+    events = data.match.hands[0].events
+    at = next(i for i, e in enumerate(events, 1) if e.type in ("peng", "chi"))
+    claim = events[at - 1]
+    assert claim.target is not None and claim.actor is not None
+    taken = board_at(data, 1, at).seats[claim.target].river[-1]
+    name = data.match.players[claim.actor]
+    assert taken.claimed and taken.claimed_by == name
+    with translation.override("en"):
+        assert label_of(tile_tags.tile(taken)).endswith(f", claimed by {name}")
+    with translation.override("zh-hans"):
+        assert label_of(tile_tags.tile(taken)).endswith(f"，被{name}吃碰杠")

@@ -62,8 +62,10 @@ VIEW_FIELDS = ("hands", "melds", "hand")
 """Fields of a seen event that the page shows and the log format doesn't have."""
 
 
-def _tv(code: str, wild: frozenset[str], **flags: bool) -> TileView:
-    return TileView(Tile.parse(code), wild=code in wild, **flags)
+def _tv(code: str, wild: frozenset[str], *, hidden: bool = False, drawn: bool = False,
+        claimed: bool = False, winning: bool = False) -> TileView:
+    return TileView(Tile.parse(code), wild=code in wild, hidden=hidden, drawn=drawn,
+                    claimed=claimed, winning=winning)
 
 
 def _backs(n: int) -> list[TileView]:

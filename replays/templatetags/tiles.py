@@ -29,7 +29,7 @@ register = template.Library()
 @register.simple_tag
 def tile(view: TileView) -> SafeString:
     return _tile_html(view.code, view.wild, view.drawn, view.claimed, view.last, view.hidden,
-                      view.winning)
+                      view.winning, view.claimed_by)
 
 
 @register.simple_tag
@@ -38,7 +38,7 @@ def tiles(views: list[TileView]) -> SafeString:
     language = get_language() or ""  # once per row, not per tile (a thread-local lookup)
     return SafeString("".join(
         _tile_html_in(language, view.code, view.wild, view.drawn, view.claimed, view.last,
-                      view.hidden, view.winning) for view in views))
+                      view.hidden, view.winning, view.claimed_by) for view in views))
 
 
 @register.simple_tag
@@ -152,14 +152,14 @@ def seat_river(seat: SeatView) -> SafeString:
 
 
 def _tile_html(code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
-               hidden: bool, winning: bool = False) -> SafeString:
+               hidden: bool, winning: bool = False, claimed_by: str = "") -> SafeString:
     return _tile_html_in(get_language() or "", code, wild, drawn, claimed, last, hidden,
-                         winning)
+                         winning, claimed_by)
 
 
 @lru_cache(maxsize=4096)
 def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
-                  hidden: bool, winning: bool = False) -> SafeString:
+                  hidden: bool, winning: bool = False, claimed_by: str = "") -> SafeString:
     # A board holds ~150 tiles of ~40 distinct looks: build each look once per language.
     classes = ["tile"]
     for flag, name in ((wild, "is-wild"), (drawn, "is-drawn"), (claimed, "is-claimed"),
@@ -174,7 +174,7 @@ def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bo
             " ".join(classes), _("face-down tile"), sprite)
     # The name says every state the face shows (issue 32): "5 Dots, wildcard, last discard".
     name = tile_names_module.tile_label(code, wild=wild, drawn=drawn, last=last,
-                                        claimed=claimed, winning=winning)
+                                        claimed=claimed, winning=winning, claimed_by=claimed_by)
     return html(
         '<span class="{}" data-tile="{}" title="{}"><svg viewBox="0 0 60 80" width="40" '
         'height="54" role="img" aria-label="{}"><use href="{}#{}"></use></svg></span>',

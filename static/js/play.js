@@ -177,6 +177,8 @@ function syncExchange(root) {
 document.addEventListener("change", (event) => {
   if (event.target.matches && event.target.matches(".exchange-pick input[type=checkbox]")) {
     syncExchange(document);
+    const count = document.querySelector(".exchange-count");
+    if (count && window.announce) window.announce(count.textContent);  // the page's one region
   }
 });
 document.addEventListener("htmx:afterSwap", () => syncExchange(document));

@@ -42,9 +42,19 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("htmx:beforeRequest", () => {
   busy = true;
   const active = document.activeElement;
-  refocus = active && active.matches(".controls a[data-key]") ? active.dataset.key : null;
-  if (active && active.id === "board") refocus = "board";
+  const wrap = document.getElementById("board-wrap");
+  refocus = null;
+  if (active && active.matches(".controls a[data-key]")) refocus = active.dataset.key;
+  else if (active && active.matches(".autoplay-toggle")) refocus = "autoplay";
+  // Anywhere else in the swapped part: the new board, so that the keys still act.
+  else if (active && wrap && wrap.contains(active)) refocus = "board";
 });
+
+function refocused(key) {
+  if (key === "board") return document.getElementById("board");
+  if (key === "autoplay") return document.querySelector(".autoplay-toggle");
+  return controlFor(key);
+}
 
 // Each new step's event, said once (other parts of the page settle too: the analysis' progress).
 let saidStep = null;
@@ -58,9 +68,10 @@ function announceStep() {
 
 document.addEventListener("htmx:afterSettle", () => {
   announceStep();
-  if (refocus) {
-    const again = (refocus === "board" ? document.getElementById("board") : controlFor(refocus))
-      || document.querySelector(".controls .step-counter");
+  syncAutoplay();  // first: the autoplay button is hidden until then, and can't take the focus
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (refocus && lost) {  // only a focus the swap took away (not one a poll's swap left)
+    const again = refocused(refocus) || document.querySelector(".controls .step-counter");
     if (again) {
       if (!again.matches("a, button")) again.setAttribute("tabindex", "-1");
       again.focus();
@@ -68,7 +79,6 @@ document.addEventListener("htmx:afterSettle", () => {
     refocus = null;
   }
   busy = false;
-  syncAutoplay();
   playQueue();
 });
 
