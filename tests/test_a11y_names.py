@@ -200,3 +200,24 @@ def test_a_claimed_discard_in_the_viewer_names_who_claimed_it() -> None:
         assert label_of(tile_tags.tile(taken)).endswith(f", claimed by {name}")
     with translation.override("zh-hans"):
         assert label_of(tile_tags.tile(taken)).endswith(f"，被{name}吃碰杠")
+
+
+@pytest.mark.django_db
+def test_a_claimed_discard_on_the_table_names_who_claimed_it(client: Client,
+                                                              fixed_seeds: None) -> None:
+    pid = start(client)
+    for _ in range(200):  # pass every claim, discard the drawn tile, until someone claims
+        page = client.get(f"/play/{pid}/").content.decode()
+        taken = re.findall(r'aria-label="([^"]*, claimed by [^"]*)"', page)
+        if taken:
+            names = re.findall(r'<span class="seat-name">([^<]+)</span>', page)
+            assert all(html.unescape(t).rsplit("claimed by ", 1)[1] in names for t in taken)
+            return
+        data = client.get(f"/play/{pid}/state.json").json()
+        if data["over"]:
+            break
+        action = next((a for a in data["legal"] if a["type"] in ("pass", "discard")),
+                      data["legal"][0])
+        client.post(f"/play/{pid}/act", json.dumps({"step": data["step"], "action": action}),
+                    content_type="application/json")
+    raise AssertionError("no discard was claimed in the hand")

@@ -248,19 +248,27 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
     return board
 
 
+ClaimMove = tuple[str, int | None, int | None, str | None]
+"""An event as :func:`claimers_of` reads it: its type, actor, target and how."""
+
+
 def claimed_by(events: Sequence[Event], players: Sequence[str]) -> dict[int, dict[int, str]]:
-    """Who took each claimed discard: seat → place in its river → the claimer's name. A
-    pung, chow or kong of a discard, or a win on one (not a robbed kong), takes the river's
-    last tile, as the table does (``Table._take_discard``)."""
+    """Who took each claimed discard: seat → place in its river → the claimer's name."""
+    return claimers_of([(e.type, e.actor, e.target, e.how) for e in events], players)
+
+
+def claimers_of(moves: Sequence[ClaimMove], players: Sequence[str]) -> dict[int, dict[int, str]]:
+    """Who took each claimed discard of a hand's ``moves``: seat → place in its river → the
+    claimer's name. A pung, chow or kong of a discard, or a win on one (not a robbed kong),
+    takes the river's last tile, as the table does (``Table._take_discard``)."""
     rivers = [0, 0, 0, 0]
     out: dict[int, dict[int, str]] = {}
-    for event in events:
-        if event.type == "discard" and event.actor is not None:
-            rivers[event.actor] += 1
-        elif event.target is not None and event.actor is not None and rivers[event.target] and (
-                event.type in ("peng", "chi", "gang")
-                or (event.type == "hu" and event.how != "robbing_kong")):
-            out.setdefault(event.target, {})[rivers[event.target] - 1] = players[event.actor]
+    for kind, actor, target, how in moves:
+        if kind == "discard" and actor is not None:
+            rivers[actor] += 1
+        elif target is not None and actor is not None and rivers[target] and (
+                kind in ("peng", "chi", "gang") or (kind == "hu" and how != "robbing_kong")):
+            out.setdefault(target, {})[rivers[target] - 1] = players[actor]
     return out
 
 

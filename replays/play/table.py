@@ -28,6 +28,7 @@ from replays.matches.board import (
     TileView,
     banked_fans,
     board_at,
+    claimers_of,
     describe,
     place_of,
     replayed,
@@ -63,9 +64,20 @@ VIEW_FIELDS = ("hands", "melds", "hand")
 
 
 def _tv(code: str, wild: frozenset[str], *, hidden: bool = False, drawn: bool = False,
-        claimed: bool = False, winning: bool = False) -> TileView:
+        claimed: bool = False, winning: bool = False, claimed_by: str = "") -> TileView:
     return TileView(Tile.parse(code), wild=code in wild, hidden=hidden, drawn=drawn,
-                    claimed=claimed, winning=winning)
+                    claimed=claimed, winning=winning, claimed_by=claimed_by)
+
+
+def river_claimers(match: PlayMatch, view: dict[str, Any]) -> dict[int, dict[int, str]]:
+    """Who took each claimed discard of the hand in play, from its moves as the seat sees
+    them (claims are public: only their kind, actor and target are read)."""
+    if view.get("over") or not view.get("hand_number"):
+        return {}
+    entries = match.events_since(int(view["hand_number"]), 0)
+    moves = [(str(e["event"]["type"]), e["event"].get("actor"), e["event"].get("target"),
+              e["event"].get("how")) for e in entries]
+    return claimers_of(moves, [s["name"] for s in view["seats"]])
 
 
 def _backs(n: int) -> list[TileView]:
@@ -82,8 +94,11 @@ def _meld(meld: dict[str, Any], wild: frozenset[str]) -> list[TileView]:
     return [_tv(meld["tile"], wild, hidden=hidden and i in (0, 3)) for i in range(count)]
 
 
-def seat_views(view: dict[str, Any]) -> list[SeatView]:
-    """The four seats as the viewer's seat sections draw them, the player at the bottom."""
+def seat_views(view: dict[str, Any],
+               claimers: dict[int, dict[int, str]] | None = None) -> list[SeatView]:
+    """The four seats as the viewer's seat sections draw them, the player at the bottom;
+    ``claimers`` names who took each claimed discard (:func:`river_claimers`)."""
+    claimers = claimers or {}
     wild = frozenset(view.get("wildcards", []))
     variant = VARIANTS[view["variant"]]
     flower_kinds = getattr(variant, "FLOWER_KINDS", ())
@@ -102,7 +117,10 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
             hand = [_tv(t, wild) for t in raw["hand"]]
         else:
             hand = _backs(int(raw["concealed_count"]))
-        river = [_tv(d["tile"], wild, claimed=bool(d["claimed"])) for d in raw["river"]]
+        taken = claimers.get(number, {})
+        river = [_tv(d["tile"], wild, claimed=bool(d["claimed"]),
+                     claimed_by=taken.get(i, "") if d["claimed"] else "")
+                 for i, d in enumerate(raw["river"])]
         if river and last.get("seat") == number:
             river[-1].last = True
         flowers = ([TileView(TILES[flower_kinds[0]]) for _ in range(int(raw["flowers"]))]
@@ -571,7 +589,8 @@ def parts(view: dict[str, Any], match: PlayMatch, mark: Sequence[int] | None,
     hand_tiles, buttons = choices(view)
     wild = frozenset(view.get("wildcards", []))
     return {
-        "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
+        "view": view, "seats": seat_views(view, river_claimers(match, view)),
+        "hand_tiles": hand_tiles,
         "buttons": buttons, "moves": moves(entries, view), "claim": claim_prompt(view),
         "wildcards": [_tv(k, wild) for k in view.get("wildcards", [])],
         "wildcard_name": wildcard_name(variant),
