@@ -145,3 +145,41 @@ def notation_from_names(text: str) -> str:
     for name, code in _CHINESE_HONOURS:
         out = out.replace(name, f" {code} ")
     return " ".join(out.split())
+
+
+def tile_label(code: str, *, wild: bool = False, drawn: bool = False, last: bool = False,
+               claimed: bool = False, winning: bool = False, claimed_by: str = "") -> str:
+    """A tile's name with every state the eye sees on its face (the wildcard's star, the
+    drawn tile set apart, the last discard outlined, a claimed discard greyed, the winning
+    tile), as a screen reader should say it.
+
+    >>> tile_label("5p", wild=True, drawn=True)
+    '5 Dots, wildcard, just drawn'
+    >>> tile_label("7z"), tile_label("3s", claimed=True, claimed_by="Ada")
+    ('Red', '3 Bamboo, claimed by Ada')
+    """
+    taken = (pgettext("a tile's state", "claimed by %(name)s") % {"name": claimed_by}
+             if claimed_by else pgettext("a tile's state", "claimed"))
+    states = [str(word) for flag, word in (
+        (wild, pgettext_lazy("a tile's state", "wildcard")),
+        (drawn, pgettext_lazy("a tile's state", "just drawn")),
+        (last, pgettext_lazy("a tile's state", "last discard")),
+        (claimed, taken),
+        (winning, pgettext_lazy("a tile's state", "the winning tile"))) if flag]
+    return pgettext("between a tile's states", ", ").join([tile_name(code), *states])
+
+
+def tile_states(*, wild: bool = False, drawn: bool = False) -> str:
+    """The states of a tile of the player's hand, for a button whose label names the tile
+    already ("Discard 5 Dots" + " (wildcard, just drawn)"); empty for a plain tile.
+
+    >>> tile_states(drawn=True), tile_states()
+    (' (just drawn)', '')
+    """
+    states = [str(word) for flag, word in (
+        (wild, pgettext_lazy("a tile's state", "wildcard")),
+        (drawn, pgettext_lazy("a tile's state", "just drawn"))) if flag]
+    if not states:
+        return ""
+    return pgettext("a tile's states after its name", " (%(states)s)") % {
+        "states": pgettext("between a tile's states", ", ").join(states)}

@@ -137,7 +137,7 @@ def test_the_panel_shows_a_decision_with_its_best_and_actual_choice(
     expect(best).to_be_visible()
     expect(actual).to_be_visible()
     expect(best.locator("td").first).to_have_text("1")
-    expect(actual.locator("td").first).to_have_text(f"{decision['actual_rank']} ◀")
+    expect(actual.locator("td").first).to_have_text(f"{decision['actual_rank']} ◀ played")
     chosen = decision["alternatives"][decision["actual"]]["action"]
     from django.utils import translation
 
@@ -152,7 +152,7 @@ def test_the_panel_shows_a_decision_with_its_best_and_actual_choice(
     page.goto(annotated.step(step))
     expect_decisions(page, annotated, step)
     expect(panel(page).locator("tr.best.actual")).to_have_count(1)
-    expect(panel(page).locator("tr.best.actual td").first).to_have_text("1 ◀")
+    expect(panel(page).locator("tr.best.actual td").first).to_have_text("1 ◀ played")
 
     # A step with no decision before the next event says so.
     quiet = next(s for s in range(annotated.steps) if not annotated.at(s))

@@ -78,7 +78,8 @@ def _check_decision(block: str, stored: dict[str, Any]) -> dict[str, int]:
     assert rows, block
     seen: list[tuple[int, int | None, bool, bool, bool]] = []
     for index, classes, cells in rows:
-        rank_text = _text(cells.split("</td>", 1)[0]).replace("◀", "").strip()
+        rank_text = _text(cells.split("</td>", 1)[0]).replace("◀", "").replace(
+            "played", "").strip()
         place = None if rank_text == "–" else int(rank_text)
         starred = "★" in cells
         green = "best" in classes.split()

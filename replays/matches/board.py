@@ -7,6 +7,7 @@ table — a millisecond — and describes every seat as a player sees it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -34,6 +35,7 @@ class TileView:
     drawn: bool = False
     claimed: bool = False
     last: bool = False
+    claimed_by: str = ""  # who claimed this discard, where the board knows (issue 32)
     winning: bool = False
 
     @property
@@ -211,7 +213,9 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
     if applied < step:
         ended_deltas = table.finish(hand.events[applied].reason or "win")
     last_event = hand.events[step - 1] if step else None
-    seats = [_seat_view(table, data, hand_number, s, viewer, last_event) for s in range(4)]
+    claimers = claimed_by(hand.events[:step], data.match.players)
+    seats = [_seat_view(table, data, hand_number, s, viewer, last_event, claimers.get(s, {}))
+             for s in range(4)]
     at_bottom = viewer if viewer is not None else (bottom if bottom is not None else 0)
     for view in seats:
         view.place = place_of(view.seat, at_bottom)
@@ -246,8 +250,32 @@ def board_at(data: Replayed, hand_number: int, step: int, viewer: int | None = N
     return board
 
 
+ClaimMove = tuple[str, int | None, int | None, str | None]
+"""An event as :func:`claimers_of` reads it: its type, actor, target and how."""
+
+
+def claimed_by(events: Sequence[Event], players: Sequence[str]) -> dict[int, dict[int, str]]:
+    """Who took each claimed discard: seat → place in its river → the claimer's name."""
+    return claimers_of([(e.type, e.actor, e.target, e.how) for e in events], players)
+
+
+def claimers_of(moves: Sequence[ClaimMove], players: Sequence[str]) -> dict[int, dict[int, str]]:
+    """Who took each claimed discard of a hand's ``moves``: seat → place in its river → the
+    claimer's name. A pung, chow or kong of a discard, or a win on one (not a robbed kong),
+    takes the river's last tile, as the table does (``Table._take_discard``)."""
+    rivers = [0, 0, 0, 0]
+    out: dict[int, dict[int, str]] = {}
+    for kind, actor, target, how in moves:
+        if kind == "discard" and actor is not None:
+            rivers[actor] += 1
+        elif target is not None and actor is not None and rivers[target] and (
+                kind in ("peng", "chi", "gang") or (kind == "hu" and how != "robbing_kong")):
+            out.setdefault(target, {})[rivers[target] - 1] = players[actor]
+    return out
+
+
 def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer: int | None,
-               last: Event | None) -> SeatView:
+               last: Event | None, claimers: dict[int, str] | None = None) -> SeatView:
     state = table.seats[seat]
     setup = table.setup
     laid_down = data.match.view is not None and state.won  # a winner's hand is in sight
@@ -268,8 +296,10 @@ def _seat_view(table: Table, data: Replayed, hand_number: int, seat: int, viewer
     for meld in state.melds:
         concealed = meld.is_concealed and hidden
         melds.append([TileView(t, hidden=concealed) for t in meld.tiles])
-    river = [TileView(t, wild=t.kind in setup.wildcards, claimed=claimed) for t, claimed in
-             state.river]
+    claimers = claimers or {}
+    river = [TileView(t, wild=t.kind in setup.wildcards, claimed=claimed,
+                      claimed_by=claimers.get(i, "") if claimed else "")
+             for i, (t, claimed) in enumerate(state.river)]
     if last is not None and last.type == "discard" and last.actor == seat and river:
         river[-1].last = True
     return SeatView(

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.http import HttpRequest
 from django.urls import reverse
-from django.utils.translation import get_language, ngettext, pgettext
+from django.utils.translation import get_language, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games.core.events import Event
@@ -28,13 +28,14 @@ from replays.matches.board import (
     TileView,
     banked_fans,
     board_at,
+    claimers_of,
     describe,
     place_of,
     replayed,
 )
 from replays.models import PlayedMatch
 from replays.play import services
-from replays.tile_names import suit_name, tile_name, wildcard_name
+from replays.tile_names import suit_name, tile_name, tile_states, wildcard_name
 
 
 @dataclass
@@ -49,13 +50,34 @@ class Choice:
     def value(self) -> str:
         return json.dumps(self.action, sort_keys=True, separators=(",", ":"))
 
+    @property
+    def label(self) -> str:
+        """The words with what the tile's face shows: "Discard 5 Dots (wildcard, just
+        drawn)" (issue 32: the button's name replaces the tile's own)."""
+        if self.tile is None:
+            return self.text
+        return self.text + tile_states(wild=self.tile.wild, drawn=self.tile.drawn)
+
 
 VIEW_FIELDS = ("hands", "melds", "hand")
 """Fields of a seen event that the page shows and the log format doesn't have."""
 
 
-def _tv(code: str, wild: frozenset[str], **flags: bool) -> TileView:
-    return TileView(Tile.parse(code), wild=code in wild, **flags)
+def _tv(code: str, wild: frozenset[str], *, hidden: bool = False, drawn: bool = False,
+        claimed: bool = False, winning: bool = False, claimed_by: str = "") -> TileView:
+    return TileView(Tile.parse(code), wild=code in wild, hidden=hidden, drawn=drawn,
+                    claimed=claimed, winning=winning, claimed_by=claimed_by)
+
+
+def river_claimers(match: PlayMatch, view: dict[str, Any]) -> dict[int, dict[int, str]]:
+    """Who took each claimed discard of the hand in play, from its moves as the seat sees
+    them (claims are public: only their kind, actor and target are read)."""
+    if view.get("over") or not view.get("hand_number"):
+        return {}
+    entries = match.events_since(int(view["hand_number"]), 0)
+    moves = [(str(e["event"]["type"]), e["event"].get("actor"), e["event"].get("target"),
+              e["event"].get("how")) for e in entries]
+    return claimers_of(moves, [s["name"] for s in view["seats"]])
 
 
 def _backs(n: int) -> list[TileView]:
@@ -72,8 +94,11 @@ def _meld(meld: dict[str, Any], wild: frozenset[str]) -> list[TileView]:
     return [_tv(meld["tile"], wild, hidden=hidden and i in (0, 3)) for i in range(count)]
 
 
-def seat_views(view: dict[str, Any]) -> list[SeatView]:
-    """The four seats as the viewer's seat sections draw them, the player at the bottom."""
+def seat_views(view: dict[str, Any],
+               claimers: dict[int, dict[int, str]] | None = None) -> list[SeatView]:
+    """The four seats as the viewer's seat sections draw them, the player at the bottom;
+    ``claimers`` names who took each claimed discard (:func:`river_claimers`)."""
+    claimers = claimers or {}
     wild = frozenset(view.get("wildcards", []))
     variant = VARIANTS[view["variant"]]
     flower_kinds = getattr(variant, "FLOWER_KINDS", ())
@@ -92,7 +117,10 @@ def seat_views(view: dict[str, Any]) -> list[SeatView]:
             hand = [_tv(t, wild) for t in raw["hand"]]
         else:
             hand = _backs(int(raw["concealed_count"]))
-        river = [_tv(d["tile"], wild, claimed=bool(d["claimed"])) for d in raw["river"]]
+        taken = claimers.get(number, {})
+        river = [_tv(d["tile"], wild, claimed=bool(d["claimed"]),
+                     claimed_by=taken.get(i, "") if d["claimed"] else "")
+                 for i, d in enumerate(raw["river"])]
         if river and last.get("seat") == number:
             river[-1].last = True
         flowers = ([TileView(TILES[flower_kinds[0]]) for _ in range(int(raw["flowers"]))]
@@ -452,6 +480,60 @@ def claim_prompt(view: dict[str, Any]) -> dict[str, Any] | None:
         view.get("wildcards", []))), "name": name}
 
 
+TURN_WORDS = {"discard": pgettext_lazy("a turn choice", "discard"),
+              "hu": pgettext_lazy("a turn choice", "win"),
+              "gang": pgettext_lazy("a turn choice", "kong"),
+              "ready": pgettext_lazy("a turn choice", "declare ready")}
+
+
+def one_of(words: list[str]) -> str:
+    """Choices in words: "discard", "discard or kong", "discard, win or kong"."""
+    if len(words) == 1:
+        return words[0]
+    return pgettext("the last of the choices", "%(some)s or %(last)s") % {
+        "some": pgettext("between choices", ", ").join(words[:-1]), "last": words[-1]}
+
+
+def asked_now(view: dict[str, Any], claim: dict[str, Any] | None, waiting: str = "") -> str:
+    """What the table asks the seat now, in one sentence for the page's live region (issue
+    32): "Your turn: discard or kong", the claim's question, the match's end, whom the table
+    waits for. The prompt above the hand says the same (without JavaScript, the page)."""
+    if view.get("over"):
+        return _("The match is over")
+    kind = (view.get("decision") or {}).get("kind")
+    you = next((s for s in view["seats"] if s["seat"] == view["seat"]), None) or {}
+    if kind == "turn" and you.get("locked"):
+        return _("Your hand is locked (SC-H2): win, or discard the tile you drew.")
+    if kind == "turn":
+        kinds = {a["type"] for a in view["legal"]}
+        return _("Your turn: %(choices)s") % {"choices": one_of(
+            [str(word) for key, word in TURN_WORDS.items() if key in kinds])}
+    if claim is not None:
+        return str(claim["text"])
+    fixed = {"claim": _("A discard you can claim: choose, or pass."),
+             "rob_kong": _("You can rob the kong (JX-8, SC-5.18): win or pass."),
+             "rob_gold": _("You can rob the gold (PT-5.5): win or pass."),
+             "exchange": _("Choose three tiles of one suit to pass (SC-H1)."),
+             "dingque": _("Name your void suit (SC-2)."),
+             "contract": _("Contract (JX-9): persist or give up.")}
+    if kind in fixed:
+        return fixed[kind]
+    if any(a["type"] == "exchange" for a in view.get("legal", [])):
+        return fixed["exchange"]
+    return waiting
+
+
+def announcement(moves: list[Move], view: dict[str, Any], claim: dict[str, Any] | None,
+                 waiting: str = "") -> str:
+    """The live region's news as JSON (the table's ``data-announce``): the moves since the
+    seat's last one, each a sentence, and what is asked now. The page's script says the
+    moves it has not said yet (a table with friends refreshes mid-list) and the question."""
+    return json.dumps({"moves": [m.text for m in moves],
+                       "now": asked_now(view, claim, waiting),
+                       "sep": pgettext("between announced sentences", ". ")},
+                      ensure_ascii=False)
+
+
 def hand_end_board(match: PlayMatch, view: dict[str, Any]) -> Board | None:
     """The last finished hand at its end, as the viewer itemises it."""
     if not view.get("last_hand") and not view["over"]:
@@ -507,7 +589,8 @@ def parts(view: dict[str, Any], match: PlayMatch, mark: Sequence[int] | None,
     hand_tiles, buttons = choices(view)
     wild = frozenset(view.get("wildcards", []))
     return {
-        "view": view, "seats": seat_views(view), "hand_tiles": hand_tiles,
+        "view": view, "seats": seat_views(view, river_claimers(match, view)),
+        "hand_tiles": hand_tiles,
         "buttons": buttons, "moves": moves(entries, view), "claim": claim_prompt(view),
         "wildcards": [_tv(k, wild) for k in view.get("wildcards", [])],
         "wildcard_name": wildcard_name(variant),

@@ -45,3 +45,17 @@ def play_progress(context: template.Context, standing: Standing) -> dict[str, An
     return {"played": standing.points, "standing": standing, "matches": finished.count(),
             # The ladder adds up matches played at any level: which ones, it says.
             "by_level": [{"label": label_of(row["level"]), "n": row["n"]} for row in counts]}
+
+
+@register.simple_tag(takes_context=True)
+def table_announcement(context: template.Context) -> str:
+    """The table's news for the page's live region (``data-announce`` on ``#play-table``,
+    issue 32): the moves since the seat's last one and what is asked now, as JSON; empty
+    before a table with friends starts."""
+    from replays.play.table import announcement
+
+    view = context.get("view") or {}
+    if "moves" not in context or not view.get("seats"):
+        return ""
+    return announcement(list(context["moves"]), view, context.get("claim"),
+                        str(context.get("waiting") or ""))

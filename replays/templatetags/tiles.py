@@ -29,7 +29,7 @@ register = template.Library()
 @register.simple_tag
 def tile(view: TileView) -> SafeString:
     return _tile_html(view.code, view.wild, view.drawn, view.claimed, view.last, view.hidden,
-                      view.winning)
+                      view.winning, view.claimed_by)
 
 
 @register.simple_tag
@@ -38,7 +38,7 @@ def tiles(views: list[TileView]) -> SafeString:
     language = get_language() or ""  # once per row, not per tile (a thread-local lookup)
     return SafeString("".join(
         _tile_html_in(language, view.code, view.wild, view.drawn, view.claimed, view.last,
-                      view.hidden, view.winning) for view in views))
+                      view.hidden, view.winning, view.claimed_by) for view in views))
 
 
 @register.simple_tag
@@ -63,12 +63,14 @@ def seat_section(seat: SeatView, viewer: int | None,
         ("gave up", seat.gave_up), ("left", seat.left)) if flag)
     score_class = "positive" if seat.score > 0 else "negative" if seat.score < 0 else ""
     note = html('<span class="seat-note">({})</span>', seat.note) if seat.note else ""
+    # Whose turn it is, in words as well as the frame (issue 32).
+    turn = words["turn"] if seat.is_turn else ""
     head = html(
-        '<header class="seat-head">{}<span class="seat-name">{}</span>{}{}'
+        '<header class="seat-head">{}<span class="seat-name">{}</span>{}{}{}'
         '<span class="seat-score {}">{}</span>{}{}</header>',
-        words["wind " + seat.wind], seat.name, note, words["dealer"] if seat.is_dealer else "",
-        score_class, signed(seat.score), words["void " + seat.void] if seat.void else "",
-        SafeString(statuses))
+        words["wind " + seat.wind], seat.name, turn, note,
+        words["dealer"] if seat.is_dealer else "", score_class, signed(seat.score),
+        words["void " + seat.void] if seat.void else "", SafeString(statuses))
     melds = html('<div class="seat-melds">{}</div>', SafeString("".join(
         html('<span class="meld tiles">{}</span>', tiles(meld))
         for meld in seat.melds))) if seat.melds else ""
@@ -78,8 +80,9 @@ def seat_section(seat: SeatView, viewer: int | None,
                '<span class="tiles">{}</span></div>', ngettext(
                    "won on:", "won %(n)d times, on:", len(seat.won_tiles)) % {
                        "n": len(seat.won_tiles)}, tiles(seat.won_tiles)) if seat.won_tiles else ""
+    label = (_("%(name)s, to play") % {"name": seat.name}) if seat.is_turn else seat.name
     return html('<section class="{}" aria-label="{}">{}<div class="seat-hand tiles">{}'
-                "</div>{}{}{}</section>", " ".join(classes), seat.name, head,
+                "</div>{}{}{}</section>", " ".join(classes), label, head,
                 _hand_html(seat.hand, best.get(seat.seat) if best else None,
                            danger if danger is not None and danger.seat == seat.seat else None),
                 melds, won, flowers)
@@ -97,6 +100,7 @@ def _seat_words() -> dict[str, SafeString]:
     words["locked"] = html('<span class="seat-status seat-locked" title="{}">{}</span>',
                            _("a winner playing on: each tile drawn is discarded unless it wins "
                              "again (SC-H2)"), _("locked hand"))
+    words["turn"] = html('<span class="visually-hidden"> ({})</span>', _("to play"))
     for key, text in (("dealer", _("dealer")), ("won", _("won")), ("ready", _("ready")),
                       ("gave up", _("gave up")), ("left", _("left"))):
         words[key] = html('<span class="seat-status">{}</span>', text)
@@ -148,14 +152,14 @@ def seat_river(seat: SeatView) -> SafeString:
 
 
 def _tile_html(code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
-               hidden: bool, winning: bool = False) -> SafeString:
+               hidden: bool, winning: bool = False, claimed_by: str = "") -> SafeString:
     return _tile_html_in(get_language() or "", code, wild, drawn, claimed, last, hidden,
-                         winning)
+                         winning, claimed_by)
 
 
 @lru_cache(maxsize=4096)
 def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bool, last: bool,
-                  hidden: bool, winning: bool = False) -> SafeString:
+                  hidden: bool, winning: bool = False, claimed_by: str = "") -> SafeString:
     # A board holds ~150 tiles of ~40 distinct looks: build each look once per language.
     classes = ["tile"]
     for flag, name in ((wild, "is-wild"), (drawn, "is-drawn"), (claimed, "is-claimed"),
@@ -168,9 +172,9 @@ def _tile_html_in(language: str, code: str, wild: bool, drawn: bool, claimed: bo
             '<span class="{}" data-tile="back"><svg viewBox="0 0 60 80" width="40" height="54" '
             'role="img" aria-label="{}"><use href="{}#back"></use></svg></span>',
             " ".join(classes), _("face-down tile"), sprite)
-    name = tile_names_module.tile_name(code)
-    if winning:
-        name = _("%(tile)s, the winning tile") % {"tile": name}
+    # The name says every state the face shows (issue 32): "5 Dots, wildcard, last discard".
+    name = tile_names_module.tile_label(code, wild=wild, drawn=drawn, last=last,
+                                        claimed=claimed, winning=winning, claimed_by=claimed_by)
     return html(
         '<span class="{}" data-tile="{}" title="{}"><svg viewBox="0 0 60 80" width="40" '
         'height="54" role="img" aria-label="{}"><use href="{}#{}"></use></svg></span>',

@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, ngettext
+from django.utils.translation import get_language, ngettext, pgettext
 from django.utils.translation import gettext as _
 
 from replays.kept import Kept, in_each_language
@@ -274,6 +274,7 @@ def _labels() -> dict[str, str]:
             "best_title": _("Best by value"), "best": _("best"), "wins": _("win"),
             "no_win": _("no win with these draws"), "not_played": _("not played out"),
             "unranked": _("not ranked"), "same": _("as good as the best"),
+            "played": pgettext("the choice made at a decision", "played"),
             "cannot": _("not a choice here: no discard leaves the hand ready (PT-5.3)")}
 
 
@@ -304,7 +305,8 @@ def _alternative_row(alt: dict[str, Any], actual: int | None, valued: bool,
         '<td data-label="{}">{}{}</td><td class="alt-choice">{}</td>'
         '<td data-label="{}">{}</td><td data-label="{}">{}</td>'
         '<td class="alt-waits" data-label="{}">{}</td><td class="alt-wall" data-label="{}">{}</td>',
-        _rank_name(ranked_by), rank, " ◀" if is_actual else "", choice,
+        _rank_name(ranked_by), rank, html(' <span aria-hidden="true">◀</span> {}', labels["played"])
+        if is_actual else "", choice,
         labels["shanten"], shanten, labels["accepted"], "" if accepted is None else accepted,
         labels["waits"], SafeString("".join(_wait(w) for w in alt.get("waits", []))),
         labels["wall"], _counterfactual(alt.get("counterfactual"), labels))

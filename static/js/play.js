@@ -1,7 +1,9 @@
 // The play table: the bots' moves since your last one shown one by one at the match's speed,
-// and keys to choose a tile (← → to move, Enter to discard, 1–9 and 0 for the first ten
-// tiles, a letter-free page otherwise). Without JavaScript the page shows the new state and
-// every move at once; the forms post and redirect.
+// and said in the page's live region with what is asked now (static/js/a11y.js); the focus
+// on the first choice when a decision arrives; keys to choose a tile (← → to move, Enter to
+// discard, 1–9 and 0 for the first ten tiles) while the table has the focus and the
+// shortcuts are on (issue 32). Without JavaScript the page shows the new state and every
+// move at once; the forms post and redirect.
 function tileButtons() {
   return Array.from(document.querySelectorAll(".play-hand button.tile-button"));
 }
@@ -52,6 +54,8 @@ function revealMoves(root) {
   const list = root.querySelector(".play-moves");
   const table = root.id === "play-table" ? root : root.querySelector("#play-table");
   if (!table) return;
+  announceTable(table);
+  focusDecision(table);
   if (!list) {
     showClaim(table);
     return;
@@ -86,8 +90,41 @@ function revealMoves(root) {
   }, speed);
 }
 
+// The table's news (its data-announce: the moves since your last one, what is asked now)
+// said in the live region: the moves the page said already (a table with friends
+// refreshes mid-list: data-seen) are skipped, and the same question is not said twice.
+let announced = null;
+function announceTable(table) {
+  let news = null;
+  try { news = JSON.parse(table.dataset.announce || "null"); } catch (error) { news = null; }
+  if (!news || !window.announce) return;
+  const seen = Math.min(Number(table.dataset.seen || 0), news.moves.length);
+  const lines = news.moves.slice(seen);
+  const key = `${table.dataset.step}|${news.now}`;
+  if (!lines.length && key === announced) return;
+  announced = key;
+  if (news.now) lines.push(news.now);
+  window.announce(lines.join(news.sep || " "));
+}
+
+// A new decision takes the focus to its first choice (a tile of the hand, else the first
+// button: 14 Tabs to "Pass" before), unless the focus is somewhere on purpose.
+let focusedStep = null;
+function focusDecision(table) {
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== table && active.isConnected) return;
+  if (focusedStep === table.dataset.step) return;
+  const first = table.querySelector(
+    ".play-actions button.tile-button, .play-actions .exchange-pick input, .play-actions .play-buttons button");
+  if (!first) return;
+  focusedStep = table.dataset.step;
+  first.focus();
+}
+window.focusDecision = focusDecision;
+
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (!window.shortcutsFor || !window.shortcutsFor(document.getElementById("play-table"))) return;
   const target = event.target;
   if (target && ["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)) return;
   const buttons = tileButtons();
@@ -109,11 +146,10 @@ document.addEventListener("keydown", (event) => {
   }
 });
 
-// After htmx swaps the table: replay its moves and keep the keyboard on the hand.
+// After htmx swaps the table: say and replay its moves, the focus on the new decision.
 document.addEventListener("htmx:afterSwap", (event) => {
+  focusedStep = null;  // the player's own request (an answer, the hint): focus again
   revealMoves(event.target.id === "play-table" ? event.target : document);
-  const first = tileButtons()[0];
-  if (first && document.activeElement === document.body) first.focus();
 });
 
 // A second click while an answer is on its way would only be refused as stale: ignore it.
@@ -141,6 +177,8 @@ function syncExchange(root) {
 document.addEventListener("change", (event) => {
   if (event.target.matches && event.target.matches(".exchange-pick input[type=checkbox]")) {
     syncExchange(document);
+    const count = document.querySelector(".exchange-count");
+    if (count && window.announce) window.announce(count.textContent);  // the page's one region
   }
 });
 document.addEventListener("htmx:afterSwap", () => syncExchange(document));

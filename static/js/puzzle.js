@@ -1,5 +1,5 @@
-// Puzzle page: show refused answers, and a copy button for the share text (the text area
-// works without it).
+// Puzzle page: show refused answers, a copy button for the share text (the text area works
+// without it), the focus and the live region after an answer.
 (function () {
   "use strict";
   function wire(root) {
@@ -23,6 +23,24 @@
       event.detail.isError = false;
     }
   });
+  // After an answer (issue 32): the focus on the verdict (or on the refusal, or on a
+  // training run's last result), and the verdict said in the page's live region.
+  function settle() {
+    var answer = document.getElementById("answer");
+    var error = document.querySelector("#answer .error[role=alert], #run > .error[role=alert]");
+    var verdict = answer && answer.querySelector("h2");
+    var over = document.querySelector(".run-over h1");
+    var last = document.querySelector(".run-last summary");
+    var target = error || verdict || over || last;
+    if (!target) return;
+    if (!target.matches("summary")) target.setAttribute("tabindex", "-1");
+    target.focus();
+    var said = error ? "" : verdict ? answer.getAttribute("data-announce") : target.textContent;
+    if (said && window.announce) window.announce(said.trim());
+  }
   document.addEventListener("DOMContentLoaded", function () { wire(document); });
-  document.addEventListener("htmx:afterSwap", function (event) { wire(event.target); });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    wire(event.target);
+    settle();
+  });
 })();

@@ -73,8 +73,9 @@
     fresh.setAttribute("data-seen", String(seenOf(old, fresh)));
     old.replaceWith(fresh);
     if (window.htmx) { window.htmx.process(fresh); }
-    if (typeof window.revealMoves === "function") { window.revealMoves(fresh); }
     refocus(fresh, kept);
+    // After the focus is back: a decision that arrived takes it to its first choice.
+    if (typeof window.revealMoves === "function") { window.revealMoves(fresh); }
   }
 
   function refresh() {

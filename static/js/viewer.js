@@ -1,6 +1,8 @@
 // The viewer's keys and autoplay. Each step key follows the matching control link (htmx swaps
 // the board); keys pressed while a step loads wait in a queue and are played in order, so
-// thirty quick presses move thirty steps.
+// thirty quick presses move thirty steps. The keys act while the board or its controls have
+// the focus and the shortcuts are on; each step's event is said in the page's live region
+// (static/js/a11y.js, issue 32).
 const queue = [];
 let busy = false;
 let refocus = null;  // the data-key of the control that had the focus before a swap
@@ -28,6 +30,7 @@ document.addEventListener("keydown", (event) => {
   if (target && (["INPUT", "TEXTAREA", "SELECT"].includes(target.tagName)
                  || target.isContentEditable)) return;
   if (!STEP_KEYS.includes(event.key) || !document.querySelector(".controls a[data-key]")) return;
+  if (!window.shortcutsFor || !window.shortcutsFor(document.getElementById("board-wrap"))) return;
   event.preventDefault();
   stopAutoplay();
   queue.push(event.key);
@@ -39,12 +42,36 @@ document.addEventListener("keydown", (event) => {
 document.addEventListener("htmx:beforeRequest", () => {
   busy = true;
   const active = document.activeElement;
-  refocus = active && active.matches(".controls a[data-key]") ? active.dataset.key : null;
+  const wrap = document.getElementById("board-wrap");
+  refocus = null;
+  if (active && active.matches(".controls a[data-key]")) refocus = active.dataset.key;
+  else if (active && active.matches(".autoplay-toggle")) refocus = "autoplay";
+  // Anywhere else in the swapped part: the new board, so that the keys still act.
+  else if (active && wrap && wrap.contains(active)) refocus = "board";
 });
 
+function refocused(key) {
+  if (key === "board") return document.getElementById("board");
+  if (key === "autoplay") return document.querySelector(".autoplay-toggle");
+  return controlFor(key);
+}
+
+// Each new step's event, said once (other parts of the page settle too: the analysis' progress).
+let saidStep = null;
+function announceStep() {
+  const counter = document.querySelector(".controls .step-counter");
+  const line = document.querySelector("#board .event-line");
+  if (!counter || !line || counter.textContent === saidStep) return;
+  if (saidStep !== null && window.announce) window.announce(line.textContent.trim());
+  saidStep = counter.textContent;
+}
+
 document.addEventListener("htmx:afterSettle", () => {
-  if (refocus) {
-    const again = controlFor(refocus) || document.querySelector(".controls .step-counter");
+  announceStep();
+  syncAutoplay();  // first: the autoplay button is hidden until then, and can't take the focus
+  const lost = !document.activeElement || document.activeElement === document.body;
+  if (refocus && lost) {  // only a focus the swap took away (not one a poll's swap left)
+    const again = refocused(refocus) || document.querySelector(".controls .step-counter");
     if (again) {
       if (!again.matches("a, button")) again.setAttribute("tabindex", "-1");
       again.focus();
@@ -52,7 +79,6 @@ document.addEventListener("htmx:afterSettle", () => {
     refocus = null;
   }
   busy = false;
-  syncAutoplay();
   playQueue();
 });
 
@@ -111,6 +137,14 @@ document.addEventListener("change", (event) => {
 });
 
 syncAutoplay();
+announceStep();  // the page's own step: not said, the page is read
+
+// The board has the focus from the start (the step keys act while it has), unless the page
+// opens at an anchor or something has the focus already.
+const board = document.getElementById("board");
+if (board && !window.location.hash && document.activeElement === document.body) {
+  board.focus({preventScroll: true});
+}
 
 // Spoiler-free mode: picking an alternative opens the analysis and marks the pick.
 document.addEventListener("click", (event) => {
