@@ -14,12 +14,13 @@ from games.bots.simulation import simulate
 from games.core.table import Table
 from games.records.log import LogError, MatchLog, read_log, write_log
 from games.records.match import Replayer, replay
-from games.records.seat_view import UNKNOWN, project
+from games.records.seat_view import FILLING_BUDGET, UNKNOWN, Choice, choices, project
 
-# Games whose seat views the filling accounts for; 换三张 and Putian's flowers are projected
-# and compared but not filled in every time (docs/recorder.md, "What is not done").
-FILLED = [("sichuan", {}), ("sichuan", {"blood_flow": True}), ("jiaxing", {})]
-PROJECTED = [*FILLED, ("sichuan", {"exchange_three": True}), ("putian", {})]
+# Every variant, with Sichuan's 换三张 (SC-H1) and 血流成河 (SC-H2) and Putian's flowers and
+# golds: each seat view of a legal hand validates (docs/recorder.md).
+PROJECTED = [("sichuan", {}), ("sichuan", {"blood_flow": True}), ("jiaxing", {}),
+             ("sichuan", {"exchange_three": True}),
+             ("sichuan", {"exchange_three": True, "blood_flow": True}), ("putian", {})]
 
 
 def recorded_from_seat(match: MatchLog, seat: int) -> dict[str, Any]:
@@ -86,13 +87,44 @@ def test_it_projects_a_full_log_as_the_seat_records_it(which: int, seed: int, se
     assert _sorted_shown(project(full, seat)) == _sorted_shown(recorded_from_seat(full, seat))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(which=st.integers(0, len(FILLED) - 1), seed=st.integers(0, 10_000),
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(PROJECTED) - 1), seed=st.integers(0, 10_000),
        seat=st.integers(0, 3))
 def test_it_validates_a_projected_log_with_the_same_settlement(which: int, seed: int,
                                                                 seat: int) -> None:
-    variant, rules = FILLED[which]
-    full = simulate(variant, 2, seed, rules=rules)
+    variant, rules = PROJECTED[which]
+    _validates_as_the_full_log(simulate(variant, 2, seed, rules=rules), seat)
+
+
+# Seat views the first, greedy filling refused although their hands were legal: a passed
+# set that had to be one suit (SC-H1), tiles a winner later laid down, or a white drawn
+# during Putian's opening pass laid out before its time (PT-3.1).
+REFUSED_ONCE = [
+    ("sichuan", {"exchange_three": True}, 3, 0),
+    ("sichuan", {"exchange_three": True}, 25, 0),
+    ("sichuan", {"exchange_three": True}, 26, 2),
+    ("sichuan", {"exchange_three": True}, 35, 1),
+    ("sichuan", {"exchange_three": True, "blood_flow": True}, 2, 2),
+    ("sichuan", {"exchange_three": True, "blood_flow": True}, 26, 0),
+    ("putian", {}, 10, 1),
+    ("putian", {}, 14, 3),
+]
+
+
+@pytest.mark.parametrize(("variant", "rules", "seed", "seat"), REFUSED_ONCE)
+def test_it_validates_the_seat_views_a_greedy_filling_refused(
+        variant: str, rules: dict[str, bool], seed: int, seat: int) -> None:
+    _validates_as_the_full_log(simulate(variant, 1, seed, rules=rules), seat)
+
+
+def test_it_tries_every_suit_of_the_unseen_passed_sets_within_its_budget() -> None:
+    tried = choices(2)
+    assert tried[0] == Choice() and len(tried) == FILLING_BUDGET
+    assert {c.suits for c in tried} >= {(a, b) for a in range(3) for b in range(3)}
+    assert len(set(tried)) == len(tried)  # no filling is replayed twice
+
+
+def _validates_as_the_full_log(full: MatchLog, seat: int) -> None:
     document = project(full, seat)
     seen = read_log(document)
     assert seen.view is not None and seen.view.seat == seat
@@ -101,6 +133,22 @@ def test_it_validates_a_projected_log_with_the_same_settlement(which: int, seed:
     for number, hand in enumerate(seen.hands):
         assert all(t != UNKNOWN for tiles in hand.deal for t in map(str, tiles))
         assert seen.view.hidden[number]  # the others' deals were unseen
+
+
+def test_it_plays_no_alternative_on_a_filled_in_wall() -> None:
+    # The annotation's "with the real wall" plays each alternative on the seat's own next
+    # draws, which need the wall; a seat view has none (its unseen tiles are a filling),
+    # so the column stays empty rather than showing a made-up outcome.
+    from games.analysis.annotation import analyze_match
+
+    def played_on(match: MatchLog) -> int:
+        return sum(1 for hand in analyze_match(match) for d in hand.decisions
+                   for a in d.to_json()["alternatives"] if a.get("counterfactual"))
+
+    full = simulate("sichuan", 1, 5, rules={"exchange_three": True})
+    seen = read_log(project(full, 2))
+    assert all(hand.wall is None for hand in seen.hands)
+    assert played_on(full) > 0 and played_on(seen) == 0
 
 
 def _a_view(seat: int = 0) -> dict[str, Any]:
