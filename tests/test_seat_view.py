@@ -124,6 +124,18 @@ def test_it_tries_every_suit_of_the_unseen_passed_sets_within_its_budget() -> No
     assert len(set(tried)) == len(tried)  # no filling is replayed twice
 
 
+def test_it_still_refuses_a_win_no_filling_explains() -> None:
+    # Every filling within the budget is tried, and the error is still the first one's:
+    # the hand, the win's event and its rule.
+    document = project(simulate("sichuan", 1, 3, rules={"exchange_three": True}), 1)
+    events = document["hands"][0]["events"]
+    index, win = next((i, e) for i, e in enumerate(events) if e["type"] == "hu" and "hand" in e)
+    win["hand"][0] = win["hand"][-1]
+    error = _error(document)
+    assert (error.hand, error.event, error.rule) == (1, index + 1, "SC-4.1")
+    assert "can't win" in error.message
+
+
 def _validates_as_the_full_log(full: MatchLog, seat: int) -> None:
     document = project(full, seat)
     seen = read_log(document)

@@ -431,6 +431,10 @@ class Filler:
 
     # the completed hand ---------------------------------------------------------------
 
+    def filled(self) -> tuple[Tile | None, ...]:
+        """The tile given to each unseen slot, in the order the slots were met."""
+        return tuple(slot.tile for slot in self.slots)
+
     def completed(self) -> dict[str, Any]:
         """The hand with every unseen tile filled in and the seat view's own fields gone."""
         hand = copy.deepcopy(self.hand)
@@ -499,10 +503,12 @@ def _replayed_hand(replayer: Replayer, number: int, hand: HandLog,
     first = _attempt(replayer, number, hand, filler)
     if first is None:
         return hand, filler
+    tried = {filler.filled()}
     for choice in choices(filler.unseen_sets)[1:]:
         again = Filler(filler.variant, filler.hand, filler.seat, filler.players, choice).fill()
-        if again.problem is not None:
-            continue
+        if again.problem is not None or again.filled() in tried:
+            continue  # refused already, or a filling replayed already
+        tried.add(again.filled())
         other = log._read_hand(again.completed(), filler.variant, filler.players, number)
         try:
             replayer.play(number, other)
