@@ -49,8 +49,8 @@ def _record_hand(table: Table, events: Any, written: list[dict[str, Any]], seat:
             exchanges[event.actor] = raw
         if event.type == "hu" and not mine:
             concealed = table.seats[event.actor].tiles()
-            if event.target is None and event.how is None:
-                concealed.remove(table.drawn)
+            if event.target is None and event.how in (None, "bomb"):  # PT-5.6: a self-draw
+                concealed.remove(event.tile)
             raw["hand"] = [str(t) for t in sorted(concealed)]
         if event.type == "end":
             shown = [[str(t) for t in sorted(table.seats[s].tiles())]
@@ -115,6 +115,14 @@ REFUSED_ONCE = [
 def test_it_validates_the_seat_views_a_greedy_filling_refused(
         variant: str, rules: dict[str, bool], seed: int, seat: int) -> None:
     _validates_as_the_full_log(simulate(variant, 1, seed, rules=rules), seat)
+
+
+def test_it_validates_a_bomb_won_on_the_winners_own_draw() -> None:
+    # PT-5.6: a bomb is won on the tile just drawn, left out of hu.hand like a self-draw's.
+    full = simulate("putian", 1, 47, bots=("strong", "basic", "strong", "basic"))
+    assert any(e.how == "bomb" for e in full.hands[0].events)
+    for seat in (1, 2, 3):
+        _validates_as_the_full_log(full, seat)
 
 
 def test_it_tries_every_suit_of_the_unseen_passed_sets_within_its_budget() -> None:

@@ -369,10 +369,10 @@ class Filler:
         if shown is None:
             return
         tiles = [Tile.parse(t) for t in shown]
-        if "target" not in raw and raw.get("how") is None:
+        self_drawn = won_on_own_draw(raw.get("target"), raw.get("how"))
+        if self_drawn:
             tiles.insert(0, Tile.parse(raw["tile"]))  # a self-drawn winning tile, drawn last
-        self._shown(actor, tiles, self_drawn="target" not in raw
-                    and raw.get("how") is None)
+        self._shown(actor, tiles, self_drawn=self_drawn)
         self.holders[actor].locked = True
         # The winner's tiles are in sight from now on (血流成河 plays on with them).
         self.holders[actor].known.update(Tile.parse(t).kind for t in shown)
@@ -447,6 +447,12 @@ class Filler:
             if raw.get("type") == "end":
                 raw.pop("hands", None)
         return hand
+
+
+def won_on_own_draw(target: int | None, how: str | None) -> bool:
+    """Whether a win is on the winner's own tile (a self-draw, or a bomb, PT-5.6), which
+    ``hu.hand`` leaves out like a discarded winning tile."""
+    return target is None and how in (None, "bomb")
 
 
 def _put(hand: dict[str, Any], path: Path, value: str) -> None:
@@ -714,7 +720,7 @@ def _project_event(table: Table, event: Event, out: dict[str, Any], seat: int) -
             out["tiles"] = [UNKNOWN] * 3
     elif event.type == "hu" and actor is not None:
         held = sorted(table.seats[actor].tiles())
-        if event.target is None and event.how is None and event.tile is not None:
+        if won_on_own_draw(event.target, event.how) and event.tile is not None:
             held.remove(event.tile)
         out["hand"] = [str(t) for t in held]
     elif event.type == "end":
