@@ -14,12 +14,13 @@ from games.bots.simulation import simulate
 from games.core.table import Table
 from games.records.log import LogError, MatchLog, read_log, write_log
 from games.records.match import Replayer, replay
-from games.records.seat_view import UNKNOWN, project
+from games.records.seat_view import FILLING_BUDGET, UNKNOWN, Choice, choices, project
 
-# Games whose seat views the filling accounts for; 换三张 and Putian's flowers are projected
-# and compared but not filled in every time (docs/recorder.md, "What is not done").
-FILLED = [("sichuan", {}), ("sichuan", {"blood_flow": True}), ("jiaxing", {})]
-PROJECTED = [*FILLED, ("sichuan", {"exchange_three": True}), ("putian", {})]
+# Every variant, with Sichuan's 换三张 (SC-H1) and 血流成河 (SC-H2) and Putian's flowers and
+# golds: each seat view of a legal hand validates (docs/recorder.md).
+PROJECTED = [("sichuan", {}), ("sichuan", {"blood_flow": True}), ("jiaxing", {}),
+             ("sichuan", {"exchange_three": True}),
+             ("sichuan", {"exchange_three": True, "blood_flow": True}), ("putian", {})]
 
 
 def recorded_from_seat(match: MatchLog, seat: int) -> dict[str, Any]:
@@ -48,8 +49,8 @@ def _record_hand(table: Table, events: Any, written: list[dict[str, Any]], seat:
             exchanges[event.actor] = raw
         if event.type == "hu" and not mine:
             concealed = table.seats[event.actor].tiles()
-            if event.target is None and event.how is None:
-                concealed.remove(table.drawn)
+            if event.target is None and event.how in (None, "bomb"):  # PT-5.6: a self-draw
+                concealed.remove(event.tile)
             raw["hand"] = [str(t) for t in sorted(concealed)]
         if event.type == "end":
             shown = [[str(t) for t in sorted(table.seats[s].tiles())]
@@ -86,13 +87,64 @@ def test_it_projects_a_full_log_as_the_seat_records_it(which: int, seed: int, se
     assert _sorted_shown(project(full, seat)) == _sorted_shown(recorded_from_seat(full, seat))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(which=st.integers(0, len(FILLED) - 1), seed=st.integers(0, 10_000),
+@settings(max_examples=24, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.integers(0, len(PROJECTED) - 1), seed=st.integers(0, 10_000),
        seat=st.integers(0, 3))
 def test_it_validates_a_projected_log_with_the_same_settlement(which: int, seed: int,
                                                                 seat: int) -> None:
-    variant, rules = FILLED[which]
-    full = simulate(variant, 2, seed, rules=rules)
+    variant, rules = PROJECTED[which]
+    _validates_as_the_full_log(simulate(variant, 2, seed, rules=rules), seat)
+
+
+# Seat views the first, greedy filling refused although their hands were legal: a passed
+# set that had to be one suit (SC-H1), tiles a winner later laid down, or a white drawn
+# during Putian's opening pass laid out before its time (PT-3.1).
+REFUSED_ONCE = [
+    ("sichuan", {"exchange_three": True}, 3, 0),
+    ("sichuan", {"exchange_three": True}, 25, 0),
+    ("sichuan", {"exchange_three": True}, 26, 2),
+    ("sichuan", {"exchange_three": True}, 35, 1),
+    ("sichuan", {"exchange_three": True, "blood_flow": True}, 2, 2),
+    ("sichuan", {"exchange_three": True, "blood_flow": True}, 26, 0),
+    ("putian", {}, 10, 1),
+    ("putian", {}, 14, 3),
+]
+
+
+@pytest.mark.parametrize(("variant", "rules", "seed", "seat"), REFUSED_ONCE)
+def test_it_validates_the_seat_views_a_greedy_filling_refused(
+        variant: str, rules: dict[str, bool], seed: int, seat: int) -> None:
+    _validates_as_the_full_log(simulate(variant, 1, seed, rules=rules), seat)
+
+
+def test_it_validates_a_bomb_won_on_the_winners_own_draw() -> None:
+    # PT-5.6: a bomb is won on the tile just drawn, left out of hu.hand like a self-draw's.
+    full = simulate("putian", 1, 47, bots=("strong", "basic", "strong", "basic"))
+    assert any(e.how == "bomb" for e in full.hands[0].events)
+    for seat in (1, 2, 3):
+        _validates_as_the_full_log(full, seat)
+
+
+def test_it_tries_every_suit_of_the_unseen_passed_sets_within_its_budget() -> None:
+    tried = choices(2)
+    assert tried[0] == Choice() and len(tried) == FILLING_BUDGET
+    assert {c.suits for c in tried} >= {(a, b) for a in range(3) for b in range(3)}
+    assert len(set(tried)) == len(tried)  # no filling is replayed twice
+
+
+def test_it_still_refuses_a_win_no_filling_explains() -> None:
+    # Every filling within the budget is tried, and the error is still the first one's:
+    # the hand, the win's event and its rule.
+    document = project(simulate("sichuan", 1, 3, rules={"exchange_three": True}), 1)
+    events = document["hands"][0]["events"]
+    index, win = next((i, e) for i, e in enumerate(events) if e["type"] == "hu" and "hand" in e)
+    win["hand"][0] = win["hand"][-1]
+    error = _error(document)
+    assert (error.hand, error.event, error.rule) == (1, index + 1, "SC-4.1")
+    assert "can't win" in error.message
+
+
+def _validates_as_the_full_log(full: MatchLog, seat: int) -> None:
     document = project(full, seat)
     seen = read_log(document)
     assert seen.view is not None and seen.view.seat == seat
@@ -101,6 +153,22 @@ def test_it_validates_a_projected_log_with_the_same_settlement(which: int, seed:
     for number, hand in enumerate(seen.hands):
         assert all(t != UNKNOWN for tiles in hand.deal for t in map(str, tiles))
         assert seen.view.hidden[number]  # the others' deals were unseen
+
+
+def test_it_plays_no_alternative_on_a_filled_in_wall() -> None:
+    # The annotation's "with the real wall" plays each alternative on the seat's own next
+    # draws, which need the wall; a seat view has none (its unseen tiles are a filling),
+    # so the column stays empty rather than showing a made-up outcome.
+    from games.analysis.annotation import analyze_match
+
+    def played_on(match: MatchLog) -> int:
+        return sum(1 for hand in analyze_match(match) for d in hand.decisions
+                   for a in d.to_json()["alternatives"] if a.get("counterfactual"))
+
+    full = simulate("sichuan", 1, 5, rules={"exchange_three": True})
+    seen = read_log(project(full, 2))
+    assert all(hand.wall is None for hand in seen.hands)
+    assert played_on(full) > 0 and played_on(seen) == 0
 
 
 def _a_view(seat: int = 0) -> dict[str, Any]:

@@ -9,15 +9,17 @@ concealed tiles a winner (other than the recorder) lays down besides the winning
 tile, and ``end.hands``, the concealed tiles each seat shows at the end (``null``
 where nothing was shown).
 
-Validation fills in the unseen tiles (:func:`complete`) and replays the result like
+Validation fills in the unseen tiles (:class:`Filler`) and replays the result like
 any other log, so every rule the table checks applies: tile counts, turn order,
 claim rights and priority, the recorder's own tiles, each win against the hand its
 winner laid down, and the settlement. The filling is honest about what one seat can
 know: a tile a seat is seen to discard or meld is taken from what it holds, the
 latest unseen tile it drew first (a discarded drawn tile keeps the void-suit and
 locked-hand rules satisfiable); the tiles never seen are given from what no one has
-seen, avoiding the seat's void suit and flowers. A check that needs tiles nobody saw
-(a drawn end's ready hands, SC-6.4) needs the hands shown in ``end.hands``.
+seen, avoiding the seat's void suit and flowers. A filling that doesn't replay (a passed
+set whose suit only shows later, SC-H1) is followed by others (:func:`choices`), within a
+budget. A check that needs tiles nobody saw (a drawn end's ready hands, SC-6.4) needs the
+hands shown in ``end.hands``.
 
 :func:`project` is the other direction: a full log as one seat sees it.
 """
@@ -26,6 +28,8 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
+import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -110,13 +114,45 @@ class Holder:
     locked: bool = False  # won and playing on: discards what it draws (SC-H2)
 
 
+@dataclass(frozen=True)
+class Choice:
+    """How one filling settles what the seat view leaves open: the suit of each unseen
+    passed set in turn (None: the filling picks), whether a receiver lets go of a passed
+    set's tiles first, and a seed varying which unseen slot a let-go tile came from (0:
+    always the latest)."""
+
+    suits: tuple[int | None, ...] = ()
+    sets_first: bool = False
+    shuffle: int = 0
+
+
+FILLING_BUDGET = 48
+"""At most this many fillings are replayed for one hand before it is refused."""
+
+
+def choices(unseen_sets: int) -> list[Choice]:
+    """The fillings to try for a hand with ``unseen_sets`` unseen passed sets, likeliest
+    first, at most :data:`FILLING_BUDGET`: the plain one, each choice of the sets' suits
+    (SC-H1), then varied slots."""
+    suits: list[tuple[int | None, ...]] = [()]
+    suits += list(itertools.product(range(3), repeat=unseen_sets)) if unseen_sets else []
+    tried = [Choice(s, first) for first in (False, True) for s in suits]
+    seed = 1
+    while len(tried) < FILLING_BUDGET:
+        tried.append(Choice(suits[seed % len(suits)], seed % 2 == 1, seed))
+        seed += 1
+    return tried[:FILLING_BUDGET]
+
+
 class Filler:
     """Fills in one hand of a seat view (see the module's description)."""
 
     def __init__(self, variant: type[Variant], hand: dict[str, Any], seat: int,
-                 players: Sequence[str], sets_first: bool = False) -> None:
+                 players: Sequence[str], choice: Choice = Choice()) -> None:
         self.variant = variant
-        self.sets_first = sets_first
+        self.choice = choice
+        self.sets_first = choice.sets_first
+        self.rng = random.Random(choice.shuffle) if choice.shuffle else None
         self.players = players
         self.slots: list[Slot] = []
         self.table = table_class(variant.name)
@@ -133,6 +169,10 @@ class Filler:
         self.event = 0
         self.problem: SeatViewError | None = None
         self.exchanges: list[tuple[int, list[Slot] | list[Tile]]] = []
+        self.unseen_sets = 0
+        self.opening = True  # before the first discard: Putian's replacement passes (PT-3.1)
+        self.run_start = 0  # where the acting seat's current run of events began
+        self.last_actor: int | None = None
 
     # the filling ----------------------------------------------------------------
 
@@ -143,6 +183,7 @@ class Filler:
                 self._enter(seat, ("deal", seat, index), text)
         for index, raw in enumerate(self.hand["events"]):
             self.event = index
+            self._follow(raw)
             self._apply(raw)
         # A passed set's slots first: they must share a suit, the others only fit counts.
         for slot in self.slots:
@@ -152,6 +193,12 @@ class Filler:
             if slot.tile is None and slot.group is None:
                 self._give(slot, self.holders[slot.owner])
         return self
+
+    def _follow(self, raw: dict[str, Any]) -> None:
+        if raw.get("type") not in ("flower", "draw", "exchange", "dingque"):
+            self.opening = False
+        if raw.get("actor") != self.last_actor:
+            self.run_start, self.last_actor = self.event, raw.get("actor")
 
     def _count_seen(self) -> None:
         """Tiles written in the deal and the draws: every copy in play enters by them (the
@@ -178,8 +225,10 @@ class Filler:
         actor: int = raw.get("actor", 0)  # the structure is checked: events but end have one
         if kind == "draw":
             self._enter(actor, ("events", self.event, "tile"), raw["tile"])
-        elif kind in ("discard", "flower"):
+        elif kind == "discard":
             self._take(actor, raw["tile"])
+        elif kind == "flower":
+            self._take(actor, raw["tile"], flower=True)
         elif kind == "chi":
             for text in raw["tiles"]:
                 self._take(actor, text)
@@ -201,15 +250,19 @@ class Filler:
         for _ in range(from_hand[raw.get("kind") or raw["type"]]):
             self._take(actor, raw["tile"])
 
-    def _take(self, seat: int, text: str, drawn: bool = False) -> None:
+    def _take(self, seat: int, text: str, drawn: bool = False, flower: bool = False) -> None:
         """The seat lets go of a tile it was seen to hold (``drawn``: the one just drawn,
-        if unseen)."""
+        if unseen; ``flower``: laid out as a flower)."""
         tile = Tile.parse(text)
         holder = self.holders[seat]
-        just_drawn = holder.slots[-1] if holder.slots else None
+        # An opening pass lays out the whites held as the seat's turn in it began; those
+        # drawn meanwhile wait for the next pass (PT-3.1).
+        opening = flower and self.opening
+        just_drawn = holder.slots[-1] if holder.slots and not opening else None
         if ((drawn or holder.locked or not holder.known[tile.kind])
                 and just_drawn is not None
                 and just_drawn.paths == [("events", self.event - 1, "tile")]
+                and self._fits(just_drawn, tile)
                 and self.used[tile.kind] < self.limits[tile.kind]):
             # The tile drawn just now: a locked hand discards it (SC-H2), a self-draw wins
             # on it, and a discarded drawn tile keeps the void suit's order (SC-2).
@@ -219,20 +272,29 @@ class Filler:
         if holder.known[tile.kind] > 0:
             holder.known[tile.kind] -= 1
             return
-        # Latest first; a passed set's slots last, so that its suit stays free to be one
-        # the receiver isn't void in (SC-2) unless a tile must come from it.
-        # A set whose suit is known already takes its own suit's tiles first.
-        order = sorted(reversed(holder.slots), key=lambda s: (
-            0 if s.group is not None and s.group.suit == tile.kind // 9 else
-            (2 if self.sets_first else 1) if s.group is None else
-            (1 if self.sets_first else 2)))
-        for slot in order:
+        for slot in self._candidates(holder, tile, opening):
             if slot.tile is None and self._fits(slot, tile):
                 self._assign(slot, tile)
                 holder.slots.remove(slot)
                 return
         self._fail(Message("{player} can't have a {tile}: every tile they hold is accounted "
                            "for", player=self.hand_player(seat), tile=tile))
+
+    def _candidates(self, holder: Holder, tile: Tile, opening: bool) -> list[Slot]:
+        """The seat's unseen slots a tile it lets go of may come from, likeliest first."""
+        slots = [s for s in reversed(holder.slots)
+                 if not (opening and s.paths[0][0] == "events" and s.paths[0][1] >= self.run_start)]
+        if self.rng is not None:
+            # A retried filling: the latest still likeliest, but not always first.
+            rank = {id(s): index + self.rng.random() * 6 for index, s in enumerate(slots)}
+            slots.sort(key=lambda s: rank[id(s)])
+        # Latest first; a passed set's slots last, so that its suit stays free to be one
+        # the receiver isn't void in (SC-2) unless a tile must come from it.
+        # A set whose suit is known already takes its own suit's tiles first.
+        return sorted(slots, key=lambda s: (
+            0 if s.group is not None and s.group.suit == tile.kind // 9 else
+            (2 if self.sets_first else 1) if s.group is None else
+            (1 if self.sets_first else 2)))
 
     def hand_player(self, seat: int) -> str:
         return self.players[seat]
@@ -261,7 +323,9 @@ class Filler:
         if UNKNOWN in texts:
             # An unseen set: three of the giver's unseen tiles, filled in by the receiver's
             # side (or at the end) as one suit.
-            group = Group()
+            suits = self.choice.suits
+            group = Group(suits[self.unseen_sets] if self.unseen_sets < len(suits) else None)
+            self.unseen_sets += 1
             moved: list[Slot] = []
             for index in range(3):
                 free = [s for s in holder.slots if s.tile is None and s.group is None]
@@ -305,10 +369,10 @@ class Filler:
         if shown is None:
             return
         tiles = [Tile.parse(t) for t in shown]
-        if "target" not in raw and raw.get("how") is None:
+        self_drawn = won_on_own_draw(raw.get("target"), raw.get("how"))
+        if self_drawn:
             tiles.insert(0, Tile.parse(raw["tile"]))  # a self-drawn winning tile, drawn last
-        self._shown(actor, tiles, self_drawn="target" not in raw
-                    and raw.get("how") is None)
+        self._shown(actor, tiles, self_drawn=self_drawn)
         self.holders[actor].locked = True
         # The winner's tiles are in sight from now on (血流成河 plays on with them).
         self.holders[actor].known.update(Tile.parse(t).kind for t in shown)
@@ -367,6 +431,10 @@ class Filler:
 
     # the completed hand ---------------------------------------------------------------
 
+    def filled(self) -> tuple[Tile | None, ...]:
+        """The tile given to each unseen slot, in the order the slots were met."""
+        return tuple(slot.tile for slot in self.slots)
+
     def completed(self) -> dict[str, Any]:
         """The hand with every unseen tile filled in and the seat view's own fields gone."""
         hand = copy.deepcopy(self.hand)
@@ -379,6 +447,12 @@ class Filler:
             if raw.get("type") == "end":
                 raw.pop("hands", None)
         return hand
+
+
+def won_on_own_draw(target: int | None, how: str | None) -> bool:
+    """Whether a win is on the winner's own tile (a self-draw, or a bomb, PT-5.6), which
+    ``hu.hand`` leaves out like a discarded winning tile."""
+    return target is None and how in (None, "bomb")
 
 
 def _put(hand: dict[str, Any], path: Path, value: str) -> None:
@@ -429,18 +503,24 @@ def read_seat_view(data: dict[str, Any]) -> MatchLog:
 
 def _replayed_hand(replayer: Replayer, number: int, hand: HandLog,
                    filler: Filler) -> tuple[HandLog, Filler]:
-    """The hand filled in so that it replays: the filling as described, else with a passed
-    set's slots taken first (a receiver that let its set go early); the first filling's
-    problem (or the replay's, when it comes first) when neither replays."""
+    """The hand filled in so that it replays: the filling as described, else the other
+    :func:`choices` in turn; the first filling's problem (or the replay's, when it comes
+    first) when none replays within the budget."""
     first = _attempt(replayer, number, hand, filler)
     if first is None:
         return hand, filler
-    again = Filler(filler.variant, filler.hand, filler.seat, filler.players,
-                   sets_first=True).fill()
-    if again.problem is None:
+    tried = {filler.filled()}
+    for choice in choices(filler.unseen_sets)[1:]:
+        again = Filler(filler.variant, filler.hand, filler.seat, filler.players, choice).fill()
+        if again.problem is not None or again.filled() in tried:
+            continue  # refused already, or a filling replayed already
+        tried.add(again.filled())
         other = log._read_hand(again.completed(), filler.variant, filler.players, number)
-        if _attempt(replayer, number, other, again) is None:
-            return other, again
+        try:
+            replayer.play(number, other)
+        except LogError:
+            continue
+        return other, again
     raise first
 
 
@@ -640,7 +720,7 @@ def _project_event(table: Table, event: Event, out: dict[str, Any], seat: int) -
             out["tiles"] = [UNKNOWN] * 3
     elif event.type == "hu" and actor is not None:
         held = sorted(table.seats[actor].tiles())
-        if event.target is None and event.how is None and event.tile is not None:
+        if won_on_own_draw(event.target, event.how) and event.tile is not None:
             held.remove(event.tile)
         out["hand"] = [str(t) for t in held]
     elif event.type == "end":
