@@ -33,7 +33,7 @@ def test_it_gives_every_element_a_unique_anchor(client: Client, variant: str) ->
 def test_it_links_every_rule_id_to_an_anchor_on_the_page(client: Client, variant: str) -> None:
     content = page(client, variant)
     anchors = set(re.findall(r'\sid="([^"]+)"', content))
-    main = content.split('<main class="container">', 1)[1]
+    main = content.split('<main class="container" id="main"', 1)[1]
     # the text outside tags and links: no bare rule id is left there
     outside_links = re.sub(r"<a\s[^>]*>.*?</a>", "", main, flags=re.S)
     text = re.sub(r"<[^>]+>", " ", outside_links)

@@ -463,7 +463,9 @@ def _put(hand: dict[str, Any], path: Path, value: str) -> None:
 
 
 def _ordinal(n: int) -> Message:
-    return Message(("first", "second", "third", "fourth", "fifth")[min(n, 4)])
+    ordinals = (Message("first"), Message("second"), Message("third"), Message("fourth"),
+                Message("fifth"))
+    return ordinals[min(n, 4)]
 
 
 # -- reading a seat view ----------------------------------------------------------------

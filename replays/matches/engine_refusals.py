@@ -339,6 +339,7 @@ CATALOGUE: dict[str, Promise] = {
     "hands must be four entries, seat 0 first: the tiles a seat shows, or null": pgettext_lazy("engine refusal", "hands must be four entries, seat 0 first: the tiles a seat shows, or null"),
     "hands: the recorder's own tiles are known; write null for them": pgettext_lazy("engine refusal", "hands: the recorder's own tiles are known; write null for them"),
     "view": pgettext_lazy("engine refusal", "view"),
+    "this game passes no tiles": pgettext_lazy("engine refusal", "this game passes no tiles"),
 }
 
 _VARIANTS: dict[str, Promise] = {
