@@ -14,7 +14,14 @@ from games.bots.simulation import simulate
 from games.core.table import Table
 from games.records.log import LogError, MatchLog, read_log, write_log
 from games.records.match import Replayer, replay
-from games.records.seat_view import FILLING_BUDGET, UNKNOWN, Choice, choices, project
+from games.records.seat_view import (
+    FILLING_BUDGET,
+    UNKNOWN,
+    Choice,
+    choices,
+    project,
+    read_seat_view,
+)
 
 # Every variant, with Sichuan's 换三张 (SC-H1) and 血流成河 (SC-H2) and Putian's flowers and
 # golds: each seat view of a legal hand validates (docs/recorder.md).
@@ -258,3 +265,26 @@ def test_it_lets_the_schema_allow_unseen_tiles_only_in_a_seat_view() -> None:
     assert list(validator.iter_errors(full))  # "?" and hu.hand need the view
     document["view"] = {"seat": 4}
     assert list(validator.iter_errors(document))
+
+
+@pytest.mark.parametrize("variant, seed", [("sichuan", 5), ("jiaxing", 3)])
+def test_it_values_the_recorders_decisions_of_a_seat_view_without_a_wall(variant: str,
+                                                                          seed: int) -> None:
+    """A seat view has no wall: the tiles the values pass deals again are the variant's set
+    less those used, and Sichuan's set has no honours (SC-1), so the redealt wall holds
+    exactly the tiles left."""
+    from games.analysis.annotation import analyze_hand
+    from games.analysis.value_pass import value_hand
+    from games.analysis.value_table import hidden_tiles
+
+    match = read_seat_view(project(simulate(variant, 1, seed), 0))
+    hand = match.hands[0]
+    table = Replayer(match).begin(1, hand)
+    others = sum(len(state.tiles()) for seat, state in enumerate(table.seats) if seat)
+    assert len(hidden_tiles(table, 0)) == others + table.tiles_left
+    decisions = [d.to_json() for d in analyze_hand(copy.deepcopy(table), hand.events, 1,
+                                                   frozenset({0})).decisions][:4]
+    valued = value_hand(Replayer(match).begin(1, hand), hand.events, 1, decisions, {0},
+                        solo_samples=8, table_samples=2)
+    choices = [d for d in decisions if len(d["alternatives"]) > 1]
+    assert choices and len(valued["decisions"]) == len(choices)

@@ -163,8 +163,12 @@ def hidden_tiles(table: Table, seat: int) -> list[Tile]:
     if table.wall is not None:
         tiles.extend(table.wall[table.front : table.back])
     else:
+        # No wall in the log (a hand recorded from one seat): the unseen tiles are the
+        # variant's set less those used, and a variant without honours has none of them.
         limits = table._copy_limits
         for kind in range(KINDS):
+            if TILES[kind].is_honour and kind not in table.variant.HONOURS:
+                continue
             tiles.extend([TILES[kind]] * (limits[kind] - table.used[kind]))
     return tiles
 
