@@ -24,7 +24,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, Page, Route, expect  # noqa: E402
 
-from .test_browser_tables import _asgi_application  # noqa: E402
+from .test_browser_tables import serve_under_daphne  # noqa: E402
 from .test_ledger import EIGHT_HANDS, NAMES  # noqa: E402
 
 pytestmark = [pytest.mark.browser,
@@ -36,18 +36,7 @@ WIDE = {"width": 1280, "height": 900}
 
 @pytest.fixture
 def server(transactional_db: None) -> Iterator[str]:
-    from daphne.testing import DaphneProcess
-
-    process = DaphneProcess("127.0.0.1", _asgi_application)
-    process.start()
-    if not process.ready.wait(timeout=30):
-        process.terminate()
-        pytest.fail("daphne did not start")
-    try:
-        yield f"http://127.0.0.1:{process.port.value}"
-    finally:
-        process.terminate()
-        process.join(timeout=10)
+    yield from serve_under_daphne()
 
 
 def tap(page: Page, name: str, value: str) -> None:

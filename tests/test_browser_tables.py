@@ -68,6 +68,11 @@ def _asgi_application() -> Any:
 def asgi_live_server(transactional_db: None, fixed_seed: None) -> Iterator[str]:
     """daphne serving the site (HTTP and the tables' WebSockets) on the test's database:
     what pytest-django's WSGI ``live_server`` can't (no WebSockets)."""
+    yield from serve_under_daphne()
+
+
+def serve_under_daphne() -> Iterator[str]:
+    """The site's ASGI application under daphne until the caller is done: its address."""
     from daphne.testing import DaphneProcess
 
     server = DaphneProcess("127.0.0.1", _asgi_application)
