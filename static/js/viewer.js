@@ -24,6 +24,13 @@ function playQueue() {
   }
 }
 
+// A step's request: one the viewer's controls (or autoplay) made, swapping #board-wrap. The
+// analysis' progress polls every few seconds; their requests and swaps leave the keys alone.
+function isStep(event) {
+  const target = event.detail && event.detail.target;
+  return !!target && target.id === "board-wrap";
+}
+
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   const target = event.target;
@@ -39,7 +46,8 @@ document.addEventListener("keydown", (event) => {
 
 // A control activated from the keyboard (Enter on "Next →") keeps the focus: the same
 // control of the new board gets it back after the swap.
-document.addEventListener("htmx:beforeRequest", () => {
+document.addEventListener("htmx:beforeRequest", (event) => {
+  if (!isStep(event)) return;
   busy = true;
   const active = document.activeElement;
   const wrap = document.getElementById("board-wrap");
@@ -66,18 +74,27 @@ function announceStep() {
   saidStep = counter.textContent;
 }
 
-document.addEventListener("htmx:afterSettle", () => {
-  announceStep();
+// The focus goes back as soon as the new board is in, in the same task as the swap: at the
+// settle, some milliseconds later, a key pressed in between found the focus nowhere (on the
+// page's body, outside the keys' scope) and was dropped.
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (!isStep(event)) return;
   syncAutoplay();  // first: the autoplay button is hidden until then, and can't take the focus
   const lost = !document.activeElement || document.activeElement === document.body;
-  if (refocus && lost) {  // only a focus the swap took away (not one a poll's swap left)
+  if (refocus && lost) {  // only a focus the swap took away
     const again = refocused(refocus) || document.querySelector(".controls .step-counter");
     if (again) {
       if (!again.matches("a, button")) again.setAttribute("tabindex", "-1");
       again.focus();
     }
-    refocus = null;
   }
+  refocus = null;
+});
+
+document.addEventListener("htmx:afterSettle", (event) => {
+  announceStep();
+  if (!isStep(event)) return;
+  syncAutoplay();
   busy = false;
   playQueue();
 });
@@ -85,6 +102,7 @@ document.addEventListener("htmx:afterSettle", () => {
 ["htmx:responseError", "htmx:sendError", "htmx:timeout"].forEach((name) => {
   document.addEventListener(name, () => {
     busy = false;
+    refocus = null;
     queue.length = 0;
     stopAutoplay();
   });
@@ -141,10 +159,25 @@ announceStep();  // the page's own step: not said, the page is read
 
 // The board has the focus from the start (the step keys act while it has), unless the page
 // opens at an anchor or something has the focus already.
-const board = document.getElementById("board");
-if (board && !window.location.hash && document.activeElement === document.body) {
-  board.focus({preventScroll: true});
+function focusBoard() {
+  const board = document.getElementById("board");
+  if (board && !window.location.hash && document.activeElement === document.body) {
+    board.focus({preventScroll: true});
+  }
 }
+focusBoard();
+
+// Back or Forward to a step htmx kept: the page is put back whole, and a step's swap still
+// pending on the page left (its settle never reaches this document) is dropped with its keys.
+document.addEventListener("htmx:historyRestore", () => {
+  busy = false;
+  refocus = null;
+  queue.length = 0;
+  stopAutoplay();
+  saidStep = null;
+  announceStep();
+  focusBoard();
+});
 
 // Spoiler-free mode: picking an alternative opens the analysis and marks the pick.
 document.addEventListener("click", (event) => {
