@@ -29,5 +29,5 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 # The tasks live in the replays app's parts; the heartbeats module connects the worker's
 # signals, so the worker imports it the same way.
 app.autodiscover_tasks(["replays.annotation", "replays.puzzles", "replays.matches", "replays.play",
-                        "replays.tables"])
+                        "replays.tables", "replays.recorder"])
 app.autodiscover_tasks(["replays.operations"], related_name="heartbeats")

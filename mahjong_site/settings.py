@@ -272,6 +272,8 @@ RATE_LIMITS = {
     # Match ledgers (issue 30, docs/ledger.md): ledgers started and rows entered.
     "ledger-create-visitor": env_str("RATE_LEDGER_CREATES_PER_VISITOR", "30/3600"),
     "ledger-row-visitor": env_str("RATE_LEDGER_ROWS_PER_VISITOR", "600/3600"),
+    # Hands recorded from a seat (docs/recorder.md): recordings started.
+    "record-start-visitor": env_str("RATE_RECORD_STARTS_PER_VISITOR", "30/3600"),
 }
 # Upload budgets (issue 24, replays/limits.py): what the uploads of one visitor (address, an
 # IPv6 /64) and of one account may cost per window, "amount/seconds": bytes of documents,
@@ -308,6 +310,10 @@ TABLES_GRACE_SECONDS = env_int("TABLES_GRACE_SECONDS", 20)
 # guest's device) keeps.
 LEDGER_MAX_ROWS = env_int("LEDGER_MAX_ROWS", 200)
 LEDGER_MAX_PER_OWNER = env_int("LEDGER_MAX_PER_OWNER", 30)
+# Hands recorded from a seat (docs/recorder.md): unfinished recordings one account (or one
+# anonymous session) may keep, and how long an anonymous one untouched is kept.
+RECORD_MAX_OPEN = env_int("RECORD_MAX_OPEN", 5)
+RECORD_ANONYMOUS_EXPIRE_HOURS = env_int("RECORD_ANONYMOUS_EXPIRE_HOURS", 48)
 # Spectators see the table this many moves behind (they can't tell a player what happened).
 TABLES_SPECTATOR_DELAY = env_int("TABLES_SPECTATOR_DELAY", 4)
 RATE_LIMIT_CACHE_URL = env_str("RATE_LIMIT_CACHE_URL", "")
@@ -455,6 +461,12 @@ CELERY_BEAT_SCHEDULE.update({
     # Anonymous unfinished matches untouched for PLAY_ANONYMOUS_EXPIRE_HOURS are deleted.
     "expire-stale-play": {
         "task": "replays.tasks.expire_stale_matches",
+        "schedule": 60.0 * BEAT_EXPIRE_PLAY_MINUTES,
+        "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_EXPIRE_PLAY_MINUTES},
+    },
+    # Anonymous unfinished recordings untouched for RECORD_ANONYMOUS_EXPIRE_HOURS are deleted.
+    "expire-stale-recordings": {
+        "task": "replays.tasks.expire_stale_recordings",
         "schedule": 60.0 * BEAT_EXPIRE_PLAY_MINUTES,
         "options": {"queue": CELERY_MAINTENANCE_QUEUE, "expires": 60.0 * BEAT_EXPIRE_PLAY_MINUTES},
     },

@@ -88,7 +88,8 @@ def scope_name(scope: str) -> str:
              "danger-visitor": _("showing the danger of tiles"),
              "play-hint-visitor": _("asking for hints at the table"),
              "ledger-create-visitor": _("starting ledgers from one address"),
-             "ledger-row-visitor": _("entering ledger rows from one address")}
+             "ledger-row-visitor": _("entering ledger rows from one address"),
+             "record-start-visitor": _("starting recordings from one address")}
     return names.get(scope, scope)
 
 

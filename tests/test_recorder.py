@@ -3,10 +3,14 @@ finish that stores the seat view as a replay of the recorder's seat (docs/record
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from typing import Any
 
 import pytest
+from django.core.cache import caches
+from django.test import override_settings
+from django.utils import timezone
 
 from games.bots.simulation import simulate
 from games.records.seat_view import project
@@ -112,3 +116,106 @@ def test_it_reads_as_chinese(client: Any) -> None:
         assert 'lang="zh-hans"' in page
         found += problems_of(url, page, sentences)
     assert found == []
+
+
+# -- limits: drafts kept, starts per address, anonymous drafts expire (docs/recorder.md) ----
+
+
+def setup_of(document: dict[str, Any], seat: int = 0) -> dict[str, Any]:
+    hand = document["hands"][0]
+    return {"variant": "sichuan", "seat": seat, "dealer": hand["dealer"],
+            "die1": hand["dice"][0], "die2": hand["dice"][1],
+            "players": ", ".join(document["players"]), "tiles": " ".join(hand["deal"][seat])}
+
+
+@override_settings(RECORD_MAX_OPEN=2)
+def test_it_caps_the_unfinished_recordings_and_lists_them(client: Any) -> None:
+    setup = setup_of(recorded_hand())
+    for _ in range(2):
+        assert client.post("/record/", setup).status_code == 302
+    refused = client.post("/record/", setup)
+    assert refused.status_code == 409
+    page = refused.content.decode()
+    assert "You already have 2 unfinished recordings" in page
+    drafts = list(SeatRecord.objects.all())
+    assert len(drafts) == 2
+    for draft in drafts:  # each listed, to go on with or throw away
+        assert f'href="/record/{draft.public_id}/"' in page
+        assert f'action="/record/{draft.public_id}/discard/"' in page
+    assert client.post(f"/record/{drafts[0].public_id}/discard/").status_code == 302
+    assert client.post("/record/", setup).status_code == 302  # room for one again
+
+
+def test_it_discards_only_the_recorders_own_unfinished_drafts(client: Any) -> None:
+    from django.test import Client
+
+    document = recorded_hand()
+    record = start(client, document)
+    charlie = Client()
+    assert charlie.post(f"/record/{record.public_id}/discard/").status_code == 404
+    assert SeatRecord.objects.filter(pk=record.pk).exists()
+    assert charlie.get("/record/").content.decode().count("/discard/") == 0
+    for seq, event in enumerate(document["hands"][0]["events"], 1):
+        assert send(client, record, seq, event).status_code == 200
+    assert client.post(f"/record/{record.public_id}/finish/").status_code == 302
+    assert client.post(f"/record/{record.public_id}/discard/").status_code == 302
+    record.refresh_from_db()  # a finished recording is a replay: kept
+    assert record.match is not None
+
+
+def test_it_limits_the_recordings_started_from_one_address(client: Any) -> None:
+    setup = setup_of(recorded_hand())
+    caches["limits"].clear()
+    with override_settings(RATE_LIMITS_ENABLED=True, RECORD_MAX_OPEN=10,
+                           RATE_LIMITS={"record-start-visitor": "2/3600"}):
+        assert client.post("/record/", {**setup, "tiles": "1m"}).status_code == 400  # refunded
+        for _ in range(2):
+            assert client.post("/record/", setup).status_code == 302
+        refused = client.post("/record/", setup)
+    caches["limits"].clear()
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+    assert "starting recordings from one address" in refused.content.decode()
+    assert SeatRecord.objects.count() == 2
+
+
+@override_settings(RECORD_MAX_OPEN=10, RECORD_ANONYMOUS_EXPIRE_HOURS=48)
+def test_beat_expires_stale_anonymous_drafts_in_batches(client: Any, django_user_model: Any
+                                                        ) -> None:
+    from django.test import Client
+
+    from replays.recorder import tasks
+
+    document = recorded_hand()
+    stale = [start_another(client, document) for _ in range(3)]
+    fresh = start_another(client, document)
+    finished = start_another(client, document)
+    for seq, event in enumerate(document["hands"][0]["events"], 1):
+        send(client, finished, seq, event)
+    assert client.post(f"/record/{finished.public_id}/finish/").status_code == 302
+    alice = Client()
+    alice.force_login(django_user_model.objects.create_user("alice"))
+    hers = start_another(alice, document)
+    for record in (*stale, finished, hers):
+        SeatRecord.objects.filter(pk=record.pk).update(
+            updated_at=timezone.now() - dt.timedelta(hours=49))
+    SeatRecord.objects.filter(pk=fresh.pk).update(
+        updated_at=timezone.now() - dt.timedelta(hours=47))
+    assert tasks.expire_stale_recordings(batch=2) == 3  # two batches
+    left = set(SeatRecord.objects.values_list("pk", flat=True))
+    assert left == {fresh.pk, finished.pk, hers.pk}
+    assert tasks.expire_stale_recordings() == 0  # idempotent
+
+
+def test_beat_runs_the_drafts_expiry_on_the_maintenance_queue(settings: Any) -> None:
+    from replays.recorder import tasks
+
+    entry = settings.CELERY_BEAT_SCHEDULE["expire-stale-recordings"]
+    assert entry["task"] == tasks.expire_stale_recordings.name
+    assert entry["options"]["queue"] == settings.CELERY_MAINTENANCE_QUEUE
+    assert tasks.expire_stale_recordings.acks_late
+
+
+def start_another(client: Any, document: dict[str, Any]) -> SeatRecord:
+    answer = client.post("/record/", setup_of(document))
+    assert answer.status_code == 302
+    return SeatRecord.objects.get(public_id=answer["Location"].split("/")[2])

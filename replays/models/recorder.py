@@ -38,5 +38,10 @@ class SeatRecord(models.Model):
     class Meta:
         ordering = ["-created_at"]
 
+    @property
+    def seat_name(self) -> str:
+        """The recorder's name, as the setup gave it."""
+        return str(self.players[self.seat]) if self.seat < len(self.players) else str(self.seat)
+
     def __str__(self) -> str:
         return f"{self.variant} from seat {self.seat} ({len(self.events)} events)"

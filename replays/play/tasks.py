@@ -15,10 +15,10 @@ import logging
 
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from replays.expiry import delete_in_batches
 from replays.models import PlayedMatch
 
 log = logging.getLogger(__name__)
@@ -37,17 +37,7 @@ def expire_stale_matches(batch: int = EXPIRE_BATCH, batches: int = EXPIRE_BATCHE
     """Delete stale anonymous matches, ``batch`` at a time, at most ``batches`` times;
     returns how many were deleted."""
     now = timezone.now()
-    deleted = 0
-    for _round in range(batches):
-        with transaction.atomic():
-            ids = list(stale(now).order_by("updated_at", "pk").values_list("pk", flat=True)
-                       [:batch])
-            if not ids:
-                break
-            count, _kinds = stale(now).filter(pk__in=ids).delete()
-            deleted += count
-        if len(ids) < batch:
-            break
+    deleted = delete_in_batches(lambda: stale(now), batch, batches)
     if deleted:
         log.info("expire_stale_matches: %d anonymous matches untouched for %d hours deleted",
                  deleted, settings.PLAY_ANONYMOUS_EXPIRE_HOURS)

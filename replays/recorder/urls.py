@@ -9,4 +9,5 @@ urlpatterns = [
     path("record/<str:public_id>/", views.page, name="record_page"),
     path("record/<str:public_id>/events/", views.save_event, name="record_event"),
     path("record/<str:public_id>/finish/", views.finish, name="record_finish"),
+    path("record/<str:public_id>/discard/", views.discard, name="record_discard"),
 ]

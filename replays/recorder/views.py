@@ -11,11 +11,12 @@ import json
 from typing import Any
 
 from django import forms
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games.core.tiles import NotationError, parse_tiles
@@ -91,20 +92,62 @@ def _record(request: HttpRequest, public_id: str) -> SeatRecord:
     return record
 
 
+def _drafts(request: HttpRequest) -> Any:
+    """The visitor's unfinished recordings: an account's, else this session's."""
+    drafts = SeatRecord.objects.filter(match__isnull=True)
+    if request.user.is_authenticated:
+        return drafts.filter(owner=request.user)
+    return drafts.filter(owner__isnull=True, visitor=_visitor(request))
+
+
+def _start_page(request: HttpRequest, form: StartForm, status: int = 200) -> HttpResponse:
+    return render(request, "recorder/start.html", {
+        "form": form, "keys": _keys("sichuan"),
+        "drafts": list(_drafts(request).order_by("-updated_at")[:settings.RECORD_MAX_OPEN])},
+        status=status)
+
+
 @require_http_methods(["GET", "POST"])
 def start(request: HttpRequest) -> HttpResponse:
+    """The setup form, the visitor's drafts; a valid setup starts a recording, within the
+    rate limit and ``RECORD_MAX_OPEN`` drafts (docs/recorder.md, "Limits")."""
     form = StartForm(request.POST or None, initial={
         "variant": "sichuan", "players": ", ".join(
             [_("East"), _("South"), _("West"), _("North")])})
-    if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        record = SeatRecord.objects.create(
-            owner=request.user if request.user.is_authenticated else None,
-            visitor=_visitor(request), variant=data["variant"], rules={},
-            players=data["players"], seat=data["seat"], dealer=data["dealer"],
-            dice=[data["die1"], data["die2"]], deal=data["deal"])
-        return redirect("record_page", public_id=record.public_id)
-    return render(request, "recorder/start.html", {"form": form, "keys": _keys("sichuan")})
+    if request.method != "POST":
+        return _start_page(request, form)
+    try:
+        limits.check("record-start-visitor", limits.address_group(request))
+    except limits.RateLimited as limited:
+        form.add_error(None, str(limited))
+        return limits.retry_after(_start_page(request, form, 429), limited)
+    if not form.is_valid():
+        limits.refund("record-start-visitor", limits.address_group(request))
+        return _start_page(request, form, 400)
+    most = settings.RECORD_MAX_OPEN
+    if _drafts(request).count() >= most:
+        limits.refund("record-start-visitor", limits.address_group(request))
+        form.add_error(None, ngettext(
+            "You already have %(n)s unfinished recording, the most one player may keep: "
+            "finish or discard it first.", "You already have %(n)s unfinished recordings, the "
+            "most one player may keep: finish or discard one first.", most) % {"n": most})
+        return _start_page(request, form, 409)
+    data = form.cleaned_data
+    record = SeatRecord.objects.create(
+        owner=request.user if request.user.is_authenticated else None,
+        visitor=_visitor(request), variant=data["variant"], rules={},
+        players=data["players"], seat=data["seat"], dealer=data["dealer"],
+        dice=[data["die1"], data["die2"]], deal=data["deal"])
+    return redirect("record_page", public_id=record.public_id)
+
+
+@require_POST
+def discard(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Throw an unfinished recording away (a finished one is a replay: deleted there)."""
+    record = _record(request, public_id)
+    if record.match_id is None:
+        record.delete()
+    return redirect("record_start")
 
 
 def _keys(variant: str) -> list[str]:
