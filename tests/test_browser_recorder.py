@@ -60,7 +60,7 @@ def enter(page: Page, event: dict[str, Any]) -> None:
         tap_chip(page, "reason", event["reason"])
         for seat, shown in enumerate(event.get("hands") or []):
             if shown is not None:  # the tiles a player still in the hand shows
-                page.fill(f"#rec-shown{seat}", " ".join(shown))
+                tap_tiles(page, f"rec-shown{seat}", shown)
         page.locator("#rec-save").tap()
         return
     tap_chip(page, "actor", event["actor"])
@@ -71,11 +71,22 @@ def enter(page: Page, event: dict[str, Any]) -> None:
     if kind == "gang":
         tap_chip(page, "kind", event["kind"])
     if kind == "hu" and "hand" in event:
-        page.fill("#rec-hand", " ".join(event["hand"]))
+        tap_tiles(page, "rec-hand", event["hand"])
     if "tile" in event:
         tap_chip(page, "tile", event["tile"])
     if kind not in ("draw", "discard"):
         page.locator("#rec-save").tap()
+
+
+def tap_tiles(page: Page, field: str, codes: list[str]) -> None:
+    """Tiles laid down, tapped on the page's keyboard for them into ``field`` (chosen first);
+    the field then holds their codes and shows them as tiles."""
+    page.locator(f"#{field}").tap()
+    keyboard = page.locator(".rec-more .rec-keys[data-fills]")
+    for code in codes:
+        keyboard.locator(f'button[data-code="{code}"]').tap()
+    expect(page.locator(f"#{field}")).to_have_value(" ".join(codes))
+    expect(page.locator(f'[data-shows="{field}"] .tile')).to_have_count(len(codes))
 
 
 def saved(page: Page) -> int:

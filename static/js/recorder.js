@@ -6,11 +6,19 @@
 (function () {
   "use strict";
 
+  // A keyboard fills its field; on the recording page one keyboard serves every field of
+  // tiles laid down (data-tiles): the one chosen last.
   function startKeyboard() {
     document.querySelectorAll(".rec-keys[data-fills]").forEach((keys) => {
-      const input = document.getElementById(keys.dataset.fills);
+      const form = keys.closest("form");
+      if (form) {
+        form.addEventListener("focusin", (event) => {
+          if (event.target.matches("input[data-tiles]")) keys.dataset.fills = event.target.id;
+        });
+      }
       keys.addEventListener("click", (event) => {
         const key = event.target.closest("button");
+        const input = document.getElementById(keys.dataset.fills);
         if (!key || !input) return;
         const codes = input.value.trim().split(/\s+/).filter(Boolean);
         if (key.hasAttribute("data-back")) codes.pop();
@@ -95,6 +103,8 @@
       const tile = form.querySelector("input[name=tile]:checked");
       if (tile) tile.checked = false;
       form.querySelector("input[name=hand]").value = "";
+      const laid = form.querySelector("[data-shows='rec-hand']");
+      if (laid) laid.replaceChildren();
     }
 
     function add(event) {
