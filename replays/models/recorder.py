@@ -39,6 +39,11 @@ class SeatRecord(models.Model):
         ordering = ["-created_at"]
 
     @property
+    def variant_label(self) -> str:
+        """The game's name in the reader's language."""
+        return str(Match.Variant(self.variant).label)
+
+    @property
     def seat_name(self) -> str:
         """The recorder's name, as the setup gave it."""
         return str(self.players[self.seat]) if self.seat < len(self.players) else str(self.seat)
