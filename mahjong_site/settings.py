@@ -329,6 +329,9 @@ CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")
 # last failure it counted; the attempts table holds only failures of that long ago or less.
 INSTALLED_APPS.append("axes")
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")  # last: it turns a lockout into a page
+# Truly last, a pass-through: the whole chain synchronous under daphne, one thread hop in
+# instead of one per middleware and phase (replays/sync_chain.py).
+MIDDLEWARE.append("replays.sync_chain.SyncChainMiddleware")
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
                            "django.contrib.auth.backends.ModelBackend"]
 LOGIN_FAILURES_PER_NAME = env_int("LOGIN_FAILURES_PER_NAME", 10)

@@ -42,6 +42,12 @@ class Room(models.Model):
     state = models.JSONField(null=True, blank=True,
                              help_text="RoomMatch.to_json() once started: holds the seed")
     step = models.PositiveIntegerField(default=0)
+    moves = models.JSONField(
+        null=True, blank=True,
+        help_text="The last changes of the match, each as the inputs it applied (answers, "
+                  "the bot taking or giving back a seat, a leave) from one step to the next "
+                  "with a digest of what they recorded: a process whose kept match is a few "
+                  "steps behind replays them instead of restoring the whole log")
     replay = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="+", help_text="The replay of an anonymous "
                                                            "player (unlisted)")

@@ -81,8 +81,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                                   "\"action\": {…}}"})
 
     async def room_view(self, event: dict[str, Any]) -> None:
-        """The room changed: send the view built for this socket's listener."""
-        await self.send_json(router.forwarded(event))
+        """The room changed: send the view built (and encoded) for this socket's listener."""
+        await self.send(text_data=router.forwarded(event))
 
 
 def _who(public_id: str, ticket: str | None) -> tuple[bool, int | None] | None:
