@@ -133,13 +133,13 @@ WSGI_APPLICATION = "mahjong_site.wsgi.application"
 ASGI_APPLICATION = "mahjong_site.asgi.application"
 # The channel layer the tables' sockets share: Redis at CHANNEL_LAYER_URL when set (every
 # ASGI process must share one in production), else each process's memory (one process,
-# `make run`).
+# `make run`; replays/memory_layer.py).
 CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL", "")
 CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
                  "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}}
     if CHANNEL_LAYER_URL else
-    {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+    {"default": {"BACKEND": "replays.memory_layer.MemoryChannelLayer"}})
 
 # The replays app's parts, each a subpackage with its own views, services and templates
 # (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
