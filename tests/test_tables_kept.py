@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.core.table import RuleViolation
-from games.play.bot_match import StaleStep
+from games.play.bot_match import PlayError, StaleStep
 from games.play.room_match import RoomMatch
 from replays.models.tables import Room
 from replays.tables import services
@@ -70,15 +70,18 @@ def process() -> LiveMatches[RoomMatch]:
 def fresh(pid: str) -> tuple[Room, RoomMatch | None]:
     """The room's row and its match restored from it (the authority)."""
     room = Room.objects.get(public_id=pid)
-    return room, RESTORED(room.state) if room.started else None
+    if not room.started:
+        return room, None
+    return room, RESTORED(services.stored_state(room.state, room.moves))
 
 
 def assert_kept_is_stored(cache: LiveMatches[RoomMatch], pid: str) -> None:
-    """The match a process keeps at the row's step is the stored one, move for move."""
+    """The match a process keeps at the row's step is the stored one, move for move: the
+    last state written whole with the changes stored after it."""
     room, _match = fresh(pid)
     entry = cache._entries.get(pid)
     if entry is not None and entry[0] == room.step:
-        assert entry[1].to_json() == room.state
+        assert entry[1].to_json() == services.stored_state(room.state, room.moves)
 
 
 def assert_views_as_restored(cache: LiveMatches[RoomMatch], pid: str, now: dt.datetime) -> None:
@@ -176,7 +179,7 @@ def test_it_restores_the_match_when_a_kept_change_gives_another_position(
     alternate(pid, tickets, caches, 1, first=0)  # the second process is one change behind
     room = Room.objects.get(public_id=pid)
     moves = room.moves
-    moves[-1]["digest"] = "0" * 24  # as if replaying it gave another position
+    moves["changes"][-1]["digest"] = "0" * 24  # as if replaying it gave another position
     Room.objects.filter(pk=room.pk).update(moves=moves)
     restore = mock.Mock(wraps=RoomMatch.from_json)
     with mock.patch.object(RoomMatch, "from_json", restore):
@@ -192,13 +195,59 @@ def test_it_restores_a_match_further_behind_than_the_changes_kept() -> None:
     with mock.patch.object(services, "_LIVE", caches[0]):
         pid, tickets = seated("putian", 4, "face")
     alternate(pid, tickets, caches, 1, first=1)
-    for _ in range(services.KEPT_CHANGES + 1):  # all by the first process
+    for _ in range(services.KEPT_CHANGES + services.STATE_EVERY + 1):  # all by the first
         alternate(pid, tickets, caches, 1, first=0)
     restore = mock.Mock(wraps=RoomMatch.from_json)
     with mock.patch.object(RoomMatch, "from_json", restore):
         alternate(pid, tickets, caches, 1, first=1)
     assert restore.call_count == 1
     assert_kept_is_stored(caches[1], pid)
+
+
+def test_it_writes_the_whole_state_only_every_few_changes_and_at_each_hand_end() -> None:
+    """Between whole writes a change stores only what it added; the state it stores with
+    them is, at every step, the kept match's ``to_json``, which restores to the same
+    views."""
+    cache = process()
+    with mock.patch.object(services, "_LIVE", cache):
+        pid, tickets = seated("sichuan", 4, "d00d")
+        rng = random.Random(7)
+        answers = whole = 0
+        written = Room.objects.get(public_id=pid).state
+        for _ in range(2000):
+            room, match = fresh(pid)
+            assert match is not None
+            if match.over:
+                break
+            seat = min(match.pendings)
+            services.answer(pid, tickets[seat], match.step, rng.choice(match.legal(seat)))
+            answers += 1
+            room.refresh_from_db()
+            kept = cache._entries[pid][1]
+            assert kept.to_json() == services.stored_state(room.state, room.moves)
+            if room.state != written:
+                whole, written = whole + 1, room.state
+                assert room.state == kept.to_json()
+        assert match.over
+    hands = len(match.to_json()["log"]["hands"])
+    assert answers > 2 * services.STATE_EVERY
+    assert whole <= answers // services.STATE_EVERY + hands + 1
+
+
+def test_it_refuses_stored_changes_that_do_not_follow_the_state() -> None:
+    cache = process()
+    with mock.patch.object(services, "_LIVE", cache):
+        pid, tickets = seated("jiaxing", 2, "abba")
+        alternate(pid, tickets, [cache, cache], 2)
+    room = Room.objects.get(public_id=pid)
+    changes = room.moves["changes"]
+    assert changes[-1]["added"] is not None
+    skipped = {**room.moves, "changes": changes[:-2] + changes[-1:]}
+    with pytest.raises(PlayError, match="don't follow"):
+        services.stored_state(room.state, skipped)
+    wrong = {**room.moves, "state_at": room.moves["state_at"] - 1}
+    with pytest.raises(PlayError, match="not at the step"):
+        services.stored_state(room.state, wrong)
 
 
 REPLAY = """

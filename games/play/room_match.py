@@ -137,10 +137,35 @@ class RoomMatch(PlayMatch):
         out = super().to_json()
         out["format"] = FORMAT
         out["humans"] = list(self.humans)
-        out["autoplay"] = sorted(self.autoplay)
-        out["answers"] = {str(s): _action_json(e) for s, e in sorted(self.answers.items())}
-        out["opened"] = {str(s): [step, key] for s, (step, key) in sorted(self.opened.items())}
+        out.update(self.changing_json())
         return out
+
+    def changing_json(self) -> dict[str, Any]:
+        """What :meth:`to_json` writes besides the log that a move may change: the step,
+        the seats the bot plays, the answers held, when each open decision was opened."""
+        return {"step": self.step, "autoplay": sorted(self.autoplay),
+                "answers": {str(s): _action_json(e) for s, e in sorted(self.answers.items())},
+                "opened": {str(s): [step, key] for s, (step, key) in sorted(self.opened.items())}}
+
+    def events_json_since(self, mark: tuple[int, int]) -> tuple[int, int, list[Any]] | None:
+        """The events recorded since ``mark`` (:meth:`position`) as :meth:`to_json`'s log
+        writes them: ``(hand, how many of its events it had at the mark, the events)``;
+        None when they don't all belong to the hand being played at the mark (it ended).
+        With :meth:`changing_json`, what :meth:`to_json` gained since the mark.
+
+        >>> match = RoomMatch.start_room("jiaxing", seed="since", humans=(0, 1), hands=1)
+        >>> before, mark = match.to_json(), match.position()
+        >>> _ = match.act_for(min(match.pendings), match.step,
+        ...                  match.default_action(min(match.pendings)))
+        >>> hand, had, events = match.events_json_since(mark)
+        >>> logged = before["log"]["hands"][hand - 1]["events"]
+        >>> len(logged) == had and logged + events == match.to_json()["log"]["hands"][-1]["events"]
+        True
+        """
+        hand, seen = mark
+        if self._table is None or hand != len(self._finished) + 1 or seen < 1:
+            return None
+        return hand, seen - 1, [event.to_json() for event in self._events[seen - 1:]]
 
     @classmethod
     def from_json(cls, data: Any) -> RoomMatch:

@@ -13,6 +13,11 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='room',
             name='moves',
-            field=models.JSONField(blank=True, help_text='The last changes of the match, each as the inputs it applied (answers, the bot taking or giving back a seat, a leave) from one step to the next with a digest of what they recorded: a process whose kept match is a few steps behind replays them instead of restoring the whole log', null=True),
+            field=models.JSONField(blank=True, help_text="The changes since the state was last written whole, and the last few before: each the inputs it applied (answers, the bot taking or giving back a seat, a leave) from one step to the next, a digest of what they recorded, and what it added to the state (its events, the step, who is asked); {state_at: the stored state's step, changes: [...]}", null=True),
+        ),
+        migrations.AlterField(
+            model_name='room',
+            name='state',
+            field=models.JSONField(blank=True, help_text='RoomMatch.to_json() once started, as last written whole (what changed since is in moves): holds the seed', null=True),
         ),
     ]

@@ -61,9 +61,15 @@ def group_name(public_id: str) -> str:
 _LIVE: LiveMatches[RoomMatch] = LiveMatches(step_of=lambda match: match.step)
 """The matches this process restored, by room (replays/tables/live.py)."""
 
-KEPT_CHANGES = 8
-"""How many of its last changes a room's row keeps (``Room.moves``): a process whose kept
-match is at most that many changes behind replays them instead of restoring the match."""
+KEPT_CHANGES = 4
+"""How many of its last changes a room's row keeps besides those after its stored state
+(``Room.moves``): a process whose kept match is at most that many changes behind replays
+them instead of restoring the match."""
+
+STATE_EVERY = 8
+"""A change writes the match's whole state when this many changes are stored after the last
+one written, when a hand ends and at the end; the others write only what they added (their
+events, the step, who is asked), in the room's row (``Room.moves``)."""
 
 
 def _changed(room: Room, match: RoomMatch | None = None,
@@ -288,7 +294,7 @@ def _start(room: Room, now: dt.datetime) -> RoomMatch:
                                  rules=room.rules, names={s.number: s.name for s in seats},
                                  level=room.level)
     room.started = True
-    room.moves = []
+    room.moves = None  # no state stored yet: this change writes it whole
     _store(_Change(room, seats, match), now)
     _kept_after_commit(room, match)
     return match
@@ -298,7 +304,36 @@ def restored(room: Room) -> RoomMatch | None:
     """The room's match, restored from its row: the caller's own copy."""
     if not room.started or room.state is None:
         return None
-    return RoomMatch.from_json(room.state)
+    return RoomMatch.from_json(stored_state(room.state, room.moves))
+
+
+def stored_state(state: Any, moves: Any) -> Any:
+    """The match's state (``RoomMatch.to_json``) at the row's step: the last whole state
+    written and what each change stored after it added (its events, the step, who is asked;
+    :func:`_store`). The log is then replayed by ``RoomMatch.from_json``, so a stored change
+    that doesn't follow is refused there (or here, ``PlayError``)."""
+    if not isinstance(moves, dict) or not isinstance(state, dict):
+        return state  # a row written whole at every change (before ``Room.moves`` held events)
+    at = moves.get("state_at")
+    if state.get("step") != at:
+        raise PlayError("the stored table's state is not at the step its changes start from")
+    out: dict[str, Any] | None = None
+    for change in moves.get("changes", ()):
+        if change["to"] <= at:
+            continue
+        added = change.get("added")
+        if change["from"] != at or added is None:
+            raise PlayError("the stored table's changes don't follow its state")
+        if out is None:
+            out = {**state, "log": {**state["log"], "hands": list(state["log"]["hands"])}}
+        hand, had, events = added["events"]
+        hands = out["log"]["hands"]
+        if hand != len(hands) or len(hands[-1]["events"]) != had:
+            raise PlayError("the stored table's changes don't follow its log")
+        hands[-1] = {**hands[-1], "events": [*hands[-1]["events"], *events]}
+        out.update(added["state"])
+        at = change["to"]
+    return state if out is None else out
 
 
 TIMER_FIELDS = ["bank_left", "deadline", "decision_step", "decision_started", "last_seen"]
@@ -351,12 +386,17 @@ class _Change:
         self.inputs.append(["leave", seat])
 
     def recorded(self) -> dict[str, Any] | None:
-        """This change as ``Room.moves`` keeps it (None: it applied no input), and a new
-        one begun from here."""
+        """This change as ``Room.moves`` keeps it (None: it applied no input): its inputs
+        and their digest (for another process's kept match), and what it added to the
+        stored state (``added``: None when a hand ended, which needs the whole state); a
+        new change is begun from here."""
         if self.match is None or not self.inputs:
             return None
+        events = self.match.events_json_since(self.mark)
         entry = {"from": self.begun, "to": self.match.step, "inputs": self.inputs,
-                 "digest": self.match.digest_since(self.mark)}
+                 "digest": self.match.digest_since(self.mark),
+                 "added": None if events is None else {
+                     "events": list(events), "state": self.match.changing_json()}}
         self._begin()
         return entry
 
@@ -436,17 +476,18 @@ def _converted(value: Any, found: tuple[Any, list[Any]]) -> Any:
 
 def _restore(room: Room) -> RoomMatch:
     """The room's match from its stored state, read now if the row was read without it
-    (with the step it is at: the caller may hold an older row)."""
+    (with the step and changes it is at: the caller may hold an older row)."""
     if "state" in room.get_deferred_fields():
-        room.step, room.state = Room.objects.values_list("step", "state").get(pk=room.pk)
-    return RoomMatch.from_json(room.state)
+        room.step, room.state, room.moves = Room.objects.values_list(
+            "step", "state", "moves").get(pk=room.pk)
+    return RoomMatch.from_json(stored_state(room.state, room.moves))
 
 
 def _replayed(room: Room) -> Callable[[RoomMatch, int], RoomMatch | None]:
     """Bring a kept match that is behind the row to the row's step by replaying the changes
     the row keeps (``Room.moves``), each checked against its digest: the same position or
     None (then the match is restored from the stored state, which stays the authority)."""
-    changes = list(room.moves or ())
+    changes = list(room.moves.get("changes", ())) if isinstance(room.moves, dict) else []
     target = room.step
 
     def forward(match: RoomMatch, _kept_at: int) -> RoomMatch | None:
@@ -520,27 +561,38 @@ def _store(change: _Change, now: dt.datetime) -> None:
     it when over."""
     room, match, seats = change.room, change.match, change.seats
     assert match is not None
-    room.state = match.to_json()
-    room.step = match.step
+    stored = room.moves if isinstance(room.moves, dict) else {"state_at": None, "changes": []}
     recorded = change.recorded()
-    if recorded is not None:
-        room.moves = [*(room.moves or [])[-(KEPT_CHANGES - 1):], recorded]
+    changes = [*stored["changes"], *([recorded] if recorded is not None else [])]
+    after = [c for c in changes if stored["state_at"] is not None and c["to"] > stored["state_at"]]
+    whole = (match.over or stored["state_at"] is None or len(after) >= STATE_EVERY
+             or any(c.get("added") is None for c in after))
+    if whole:
+        room.state = match.to_json()
+        room.moves = {"state_at": match.step, "changes": [
+            {k: v for k, v in c.items() if k != "added"} for c in changes[-KEPT_CHANGES:]]}
+    else:
+        room.moves = {"state_at": stored["state_at"],
+                      "changes": changes[-(KEPT_CHANGES + STATE_EVERY):]}
+    room.step = match.step
     sync_timers(room, match, seats, now)
     if match.over and not room.over:
         finish(room, match, seats)
-    _write(room, change.changed_seats())
+    _write(room, change.changed_seats(), with_state=whole)
 
 
-def _write(room: Room, seats: list[Seat]) -> None:
-    """The room's row (``ROOM_FIELDS``) and the timers of ``seats``: on PostgreSQL one
-    statement, so a change costs one round trip to write whatever it touched."""
+def _write(room: Room, seats: list[Seat], with_state: bool = True) -> None:
+    """The room's row (``ROOM_FIELDS``, the state only ``with_state``) and the timers of
+    ``seats``: on PostgreSQL one statement, so a change costs one round trip to write
+    whatever it touched."""
     room.updated_at = timezone.now()
+    names = ROOM_FIELDS if with_state else [n for n in ROOM_FIELDS if n != "state"]
     if connection.vendor != "postgresql":
-        room.save(update_fields=ROOM_FIELDS)
+        room.save(update_fields=names)
         _write_timers(seats)
         return
     quote = connection.ops.quote_name
-    fields = _fields(Room, ROOM_FIELDS)
+    fields = _fields(Room, names)
     sql = (f"UPDATE {quote(Room._meta.db_table)} SET "
            + ", ".join(f"{quote(_column(f))} = %s" for f in fields)
            + f" WHERE {quote(_column(_fields(Room, ['id'])[0]))} = %s")
