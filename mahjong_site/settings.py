@@ -135,9 +135,14 @@ ASGI_APPLICATION = "mahjong_site.asgi.application"
 # ASGI process must share one in production), else each process's memory (one process,
 # `make run`; replays/memory_layer.py).
 CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL", "")
+# All the sockets of one process receive through one Redis key, and the layer's capacity
+# (100 messages by default) bounds that key, not a socket: a process a second or two behind
+# under load (issue 28's load test: 100 sockets each) lost every group message past it,
+# silently, and its tables stalled. Messages still expire after 60 s.
+CHANNEL_LAYER_CAPACITY = 5000
 CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                 "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}}
+                 "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": CHANNEL_LAYER_CAPACITY}}}
     if CHANNEL_LAYER_URL else
     {"default": {"BACKEND": "replays.memory_layer.MemoryChannelLayer"}})
 
