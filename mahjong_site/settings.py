@@ -133,13 +133,18 @@ WSGI_APPLICATION = "mahjong_site.wsgi.application"
 ASGI_APPLICATION = "mahjong_site.asgi.application"
 # The channel layer the tables' sockets share: Redis at CHANNEL_LAYER_URL when set (every
 # ASGI process must share one in production), else each process's memory (one process,
-# `make run`).
+# `make run`; replays/memory_layer.py).
 CHANNEL_LAYER_URL = env_str("CHANNEL_LAYER_URL", "")
+# All the sockets of one process receive through one Redis key, and the layer's capacity
+# (100 messages by default) bounds that key, not a socket: a process a second or two behind
+# under load (issue 28's load test: 100 sockets each) lost every group message past it,
+# silently, and its tables stalled. Messages still expire after 60 s.
+CHANNEL_LAYER_CAPACITY = 5000
 CHANNEL_LAYERS = (
     {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                 "CONFIG": {"hosts": [CHANNEL_LAYER_URL]}}}
+                 "CONFIG": {"hosts": [CHANNEL_LAYER_URL], "capacity": CHANNEL_LAYER_CAPACITY}}}
     if CHANNEL_LAYER_URL else
-    {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+    {"default": {"BACKEND": "replays.memory_layer.MemoryChannelLayer"}})
 
 # The replays app's parts, each a subpackage with its own views, services and templates
 # (replays/<part>/templates/<part>/…); models and migrations stay in the one app.
@@ -335,6 +340,9 @@ CLIENT_IP_HEADER = env_str("CLIENT_IP_HEADER", "")
 # last failure it counted; the attempts table holds only failures of that long ago or less.
 INSTALLED_APPS.append("axes")
 MIDDLEWARE.append("axes.middleware.AxesMiddleware")  # last: it turns a lockout into a page
+# Truly last, a pass-through: the whole chain synchronous under daphne, one thread hop in
+# instead of one per middleware and phase (replays/sync_chain.py).
+MIDDLEWARE.append("replays.sync_chain.SyncChainMiddleware")
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend",
                            "django.contrib.auth.backends.ModelBackend"]
 LOGIN_FAILURES_PER_NAME = env_int("LOGIN_FAILURES_PER_NAME", 10)

@@ -35,6 +35,7 @@ answer in the same claim window doesn't make it stale).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -136,10 +137,35 @@ class RoomMatch(PlayMatch):
         out = super().to_json()
         out["format"] = FORMAT
         out["humans"] = list(self.humans)
-        out["autoplay"] = sorted(self.autoplay)
-        out["answers"] = {str(s): _action_json(e) for s, e in sorted(self.answers.items())}
-        out["opened"] = {str(s): [step, key] for s, (step, key) in sorted(self.opened.items())}
+        out.update(self.changing_json())
         return out
+
+    def changing_json(self) -> dict[str, Any]:
+        """What :meth:`to_json` writes besides the log that a move may change: the step,
+        the seats the bot plays, the answers held, when each open decision was opened."""
+        return {"step": self.step, "autoplay": sorted(self.autoplay),
+                "answers": {str(s): _action_json(e) for s, e in sorted(self.answers.items())},
+                "opened": {str(s): [step, key] for s, (step, key) in sorted(self.opened.items())}}
+
+    def events_json_since(self, mark: tuple[int, int]) -> tuple[int, int, list[Any]] | None:
+        """The events recorded since ``mark`` (:meth:`position`) as :meth:`to_json`'s log
+        writes them: ``(hand, how many of its events it had at the mark, the events)``;
+        None when they don't all belong to the hand being played at the mark (it ended).
+        With :meth:`changing_json`, what :meth:`to_json` gained since the mark.
+
+        >>> match = RoomMatch.start_room("jiaxing", seed="since", humans=(0, 1), hands=1)
+        >>> before, mark = match.to_json(), match.position()
+        >>> _ = match.act_for(min(match.pendings), match.step,
+        ...                  match.default_action(min(match.pendings)))
+        >>> hand, had, events = match.events_json_since(mark)
+        >>> logged = before["log"]["hands"][hand - 1]["events"]
+        >>> len(logged) == had and logged + events == match.to_json()["log"]["hands"][-1]["events"]
+        True
+        """
+        hand, seen = mark
+        if self._table is None or hand != len(self._finished) + 1 or seen < 1:
+            return None
+        return hand, seen - 1, [event.to_json() for event in self._events[seen - 1:]]
 
     @classmethod
     def from_json(cls, data: Any) -> RoomMatch:
@@ -436,6 +462,43 @@ class RoomMatch(PlayMatch):
         """The log's entries since, as ``seat`` sees them (PlayMatch.events_since)."""
         with self._as(self.humans[0] if seat is None else seat):
             return super().events_since(hand, seen)
+
+    def position(self) -> tuple[int, int]:
+        """Where the log is now, as ``(hand, entries of that hand recorded)``: the mark
+        :meth:`digest_since` starts from."""
+        return self._mark()
+
+    def digest_since(self, mark: tuple[int, int]) -> str:
+        """A short digest of what the match recorded since ``mark`` (:meth:`position`):
+        every event (whole, as the log keeps them), the step, who is asked now and what
+        they may answer, the answers held and the seats the bot plays. The same inputs
+        applied to the same match give the same digest, so a copy of the match that replays
+        another process's inputs can check it reached the very same position
+        (docs/tables.md, "The kept match").
+
+        >>> match = RoomMatch.start_room("jiaxing", seed="digest", humans=(0, 1), hands=1)
+        >>> copy = RoomMatch.from_json(match.to_json())
+        >>> mark = match.position()
+        >>> for m in (match, copy):
+        ...     _ = m.act_for(min(m.pendings), m.step, m.default_action(min(m.pendings)))
+        >>> match.digest_since(mark) == copy.digest_since(mark)
+        True
+        >>> match.digest_since(mark) == match.digest_since(match.position())
+        False
+        """
+        hand, seen = mark
+        parts = [f"step {self.step}", f"autoplay {sorted(self.autoplay)}",
+                 f"answers {sorted(self.answers.items())!r}",
+                 f"opened {sorted(self.opened.items())!r}",
+                 f"pendings {sorted(self.pendings.items())!r}"]
+        for number in range(hand, len(self._finished) + 2):
+            setup, events, _table = self._hand_parts(number)
+            if setup is None:
+                break
+            first = max(seen if number == hand else 0, 1)
+            parts.append(f"hand {number} from {first}")
+            parts.extend(repr(event) for event in events[first - 1:])
+        return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:24]
 
     def last_move(self, seat: int) -> tuple[int, int] | None:
         """Where ``seat``'s latest move is in the log, as ``(hand, index)`` in

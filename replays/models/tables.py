@@ -40,8 +40,17 @@ class Room(models.Model):
     started = models.BooleanField(default=False)
     over = models.BooleanField(default=False, db_index=True)
     state = models.JSONField(null=True, blank=True,
-                             help_text="RoomMatch.to_json() once started: holds the seed")
+                             help_text="RoomMatch.to_json() once started, as last written "
+                                       "whole (what changed since is in moves): holds the "
+                                       "seed")
     step = models.PositiveIntegerField(default=0)
+    moves = models.JSONField(
+        null=True, blank=True,
+        help_text="The changes since the state was last written whole, and the last few "
+                  "before: each the inputs it applied (answers, the bot taking or giving back "
+                  "a seat, a leave) from one step to the next, a digest of what they "
+                  "recorded, and what it added to the state (its events, the step, who is "
+                  "asked); {state_at: the stored state's step, changes: [...]}")
     replay = models.ForeignKey(Match, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="+", help_text="The replay of an anonymous "
                                                            "player (unlisted)")

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from channels.db import database_sync_to_async
+from channels.consumer import get_handler_name
+from channels.db import DatabaseSyncToAsync
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.http import Http404
 from django.utils import timezone
@@ -26,6 +27,15 @@ from replays.tables import router, services
 
 CLOSE_NOT_ALLOWED = 4403
 CLOSE_NO_ROOM = 4404
+
+
+def database_sync_to_async(func: Any) -> Any:
+    """channels' ``database_sync_to_async`` on the event loop's pool of threads, not on the
+    one thread that every socket of the process shares by default: answers to different
+    rooms wait for the database side by side, as HTTP requests (each on a thread of its
+    own) do; the room's row lock still orders the changes of one room. Each call has a
+    connection of its own (from ``DATABASE_POOL_SIZE``'s pool), closed after it."""
+    return DatabaseSyncToAsync(func, thread_sensitive=False)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
@@ -80,9 +90,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                                   "{\"type\": \"state\"} or {\"type\": \"act\", \"step\": N, "
                                   "\"action\": {…}}"})
 
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        """channels' dispatch without its closing of old database connections before every
+        message: a hop to the one thread all the process's sockets share, for each push to
+        each socket, where a push touches no database. Every database use of this consumer
+        is in ``database_sync_to_async``, which closes them around each call itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message.get('type')!r}")
+        await handler(message)
+
     async def room_view(self, event: dict[str, Any]) -> None:
-        """The room changed: send the view built for this socket's listener."""
-        await self.send_json(router.forwarded(event))
+        """The room changed: send the view built (and encoded) for this socket's listener."""
+        await self.send(text_data=router.forwarded(event))
 
 
 def _who(public_id: str, ticket: str | None) -> tuple[bool, int | None] | None:

@@ -16,19 +16,22 @@ step), and an answer clears it, so no decision is answered twice.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import functools
 import hashlib
 import logging
 import secrets
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
+import psycopg
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connection, models, transaction
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -55,8 +58,18 @@ def group_name(public_id: str) -> str:
     return f"table.{public_id}"
 
 
-_LIVE: LiveMatches[RoomMatch] = LiveMatches()
+_LIVE: LiveMatches[RoomMatch] = LiveMatches(step_of=lambda match: match.step)
 """The matches this process restored, by room (replays/tables/live.py)."""
+
+KEPT_CHANGES = 4
+"""How many of its last changes a room's row keeps besides those after its stored state
+(``Room.moves``): a process whose kept match is at most that many changes behind replays
+them instead of restoring the match."""
+
+STATE_EVERY = 8
+"""A change writes the match's whole state when this many changes are stored after the last
+one written, when a hand ends and at the end; the others write only what they added (their
+events, the step, who is asked), in the room's row (``Room.moves``)."""
 
 
 def _changed(room: Room, match: RoomMatch | None = None,
@@ -76,12 +89,15 @@ def _changed(room: Room, match: RoomMatch | None = None,
         now = timezone.now()
         views = {n: state_json(room, match, None if n is None else seats[n], now, seats)
                  for n in listeners}
+        # Encoded once, here: each socket sends the text as it comes (no copy of the view
+        # per socket, in the channel layer or on the way out).
+        messages = router.messages(public_id, views)
 
     def committed() -> None:
         if layer is None:
             return
         try:
-            async_to_sync(_send_all)(layer, router.messages(public_id, views))
+            async_to_sync(_send_all)(layer, messages)
         except Exception as error:  # noqa: BLE001 - the layer is down: pages still reload
             log.warning("table %s: no push (%s: %s)", public_id, type(error).__name__, error)
 
@@ -90,9 +106,9 @@ def _changed(room: Room, match: RoomMatch | None = None,
 
 
 async def _send_all(layer: Any, messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """Every listener's message, from one hop to the event loop."""
-    for group, message in messages:
-        await layer.group_send(group, message)
+    """Every listener's message, from one hop to the event loop; the groups at once (a
+    Redis layer's round trips overlap)."""
+    await asyncio.gather(*(layer.group_send(group, message) for group, message in messages))
 
 
 @dataclass(frozen=True)
@@ -278,7 +294,8 @@ def _start(room: Room, now: dt.datetime) -> RoomMatch:
                                  rules=room.rules, names={s.number: s.name for s in seats},
                                  level=room.level)
     room.started = True
-    _store(room, match, seats, now)
+    room.moves = None  # no state stored yet: this change writes it whole
+    _store(_Change(room, seats, match), now)
     _kept_after_commit(room, match)
     return match
 
@@ -287,17 +304,229 @@ def restored(room: Room) -> RoomMatch | None:
     """The room's match, restored from its row: the caller's own copy."""
     if not room.started or room.state is None:
         return None
-    return RoomMatch.from_json(room.state)
+    return RoomMatch.from_json(stored_state(room.state, room.moves))
+
+
+def stored_state(state: Any, moves: Any) -> Any:
+    """The match's state (``RoomMatch.to_json``) at the row's step: the last whole state
+    written and what each change stored after it added (its events, the step, who is asked;
+    :func:`_store`). The log is then replayed by ``RoomMatch.from_json``, so a stored change
+    that doesn't follow is refused there (or here, ``PlayError``)."""
+    if not isinstance(moves, dict) or not isinstance(state, dict):
+        return state  # a row written whole at every change (before ``Room.moves`` held events)
+    at = moves.get("state_at")
+    if state.get("step") != at:
+        raise PlayError("the stored table's state is not at the step its changes start from")
+    out: dict[str, Any] | None = None
+    for change in moves.get("changes", ()):
+        if change["to"] <= at:
+            continue
+        added = change.get("added")
+        if change["from"] != at or added is None:
+            raise PlayError("the stored table's changes don't follow its state")
+        if out is None:
+            out = {**state, "log": {**state["log"], "hands": list(state["log"]["hands"])}}
+        hand, had, events = added["events"]
+        hands = out["log"]["hands"]
+        if hand != len(hands) or len(hands[-1]["events"]) != had:
+            raise PlayError("the stored table's changes don't follow its log")
+        hands[-1] = {**hands[-1], "events": [*hands[-1]["events"], *events]}
+        out.update(added["state"])
+        at = change["to"]
+    return state if out is None else out
+
+
+TIMER_FIELDS = ["bank_left", "deadline", "decision_step", "decision_started", "last_seen"]
+ROOM_FIELDS = ["state", "step", "moves", "started", "over", "replay", "updated_at"]
+"""What a change of a started room writes of its row."""
+
+
+def _timers_of(seat: Seat) -> tuple[Any, ...]:
+    return tuple(getattr(seat, name) for name in TIMER_FIELDS)
+
+
+@dataclass
+class _Change:
+    """A change of a room, made under its row's lock: the seats as read (their timers as
+    stored, so that only the seats whose timers change are written), the match, and the
+    inputs applied to it in this change (stored with it in ``Room.moves``, so that a
+    process whose kept match is behind can replay them, :func:`_replayed`)."""
+
+    room: Room
+    seats: list[Seat]
+    match: RoomMatch | None
+    stored: dict[int, tuple[Any, ...]] = field(default_factory=dict)
+    inputs: list[list[Any]] = field(default_factory=list)
+    begun: int = 0
+    mark: tuple[int, int] = (1, 0)
+
+    def __post_init__(self) -> None:
+        self.stored = self.stored or {s.pk: _timers_of(s) for s in self.seats}
+        self._begin()
+
+    def _begin(self) -> None:
+        self.inputs = []
+        if self.match is not None:
+            self.begun, self.mark = self.match.step, self.match.position()
+
+    def act(self, seat: int, step: Any, action: Any) -> None:
+        assert self.match is not None
+        self.match.act_for(seat, step, action)
+        self.inputs.append(["act", seat, step, action])
+
+    def autoplay(self, seat: int, on: bool) -> None:
+        assert self.match is not None
+        if (seat in self.match.autoplay) != on:
+            self.match.set_autoplay(seat, on)
+            self.inputs.append(["autoplay", seat, on])
+
+    def leave(self, seat: int) -> None:
+        assert self.match is not None
+        self.match.leave_for(seat)
+        self.inputs.append(["leave", seat])
+
+    def recorded(self) -> dict[str, Any] | None:
+        """This change as ``Room.moves`` keeps it (None: it applied no input): its inputs
+        and their digest (for another process's kept match), and what it added to the
+        stored state (``added``: None when a hand ended, which needs the whole state); a
+        new change is begun from here."""
+        if self.match is None or not self.inputs:
+            return None
+        events = self.match.events_json_since(self.mark)
+        entry = {"from": self.begun, "to": self.match.step, "inputs": self.inputs,
+                 "digest": self.match.digest_since(self.mark),
+                 "added": None if events is None else {
+                     "events": list(events), "state": self.match.changing_json()}}
+        self._begin()
+        return entry
+
+    def changed_seats(self) -> list[Seat]:
+        """The seats whose timers differ from the stored ones (now taken as stored)."""
+        changed = [s for s in self.seats if _timers_of(s) != self.stored.get(s.pk)]
+        self.stored.update({s.pk: _timers_of(s) for s in changed})
+        return changed
+
+
+def _locked(public_id: str) -> _Change:
+    """A change of the room: its row locked and its seats read in one query, and its match
+    (:func:`_taken`). The stored state is left unread: it is read only when this process
+    has no match at the row's step and none it can bring forward."""
+    if connection.vendor != "postgresql":
+        seats = list(Seat.objects.select_related("room").select_for_update(of=("room",))
+                     .defer("room__state").filter(room__public_id=public_id)
+                     .order_by("number"))
+    else:
+        seats = _locked_rows(public_id)
+    if not seats:
+        raise Http404("No such table")
+    room = seats[0].room
+    for seat in seats:
+        seat.room = room
+    return _Change(room, seats, _taken(room))
+
+
+def _locked_rows(public_id: str) -> list[Seat]:
+    """The seats of the room, each with the room (its state deferred), the room's row
+    locked: the query :func:`_locked` makes with the ORM, written once (building it per
+    change cost more than running it)."""
+    sql, room_names, seat_names, converters = _locked_query()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [public_id])
+        rows = cursor.fetchall()
+    if not rows:
+        return []
+    width = len(room_names)
+    room = Room.from_db(connection.alias, room_names, [  # every row repeats the room's columns
+        _converted(value, found) for value, found in zip(rows[0][:width], converters[:width],
+                                                         strict=True)])
+    seats = [Seat.from_db(connection.alias, seat_names, [
+        _converted(value, found) for value, found in zip(row[width:], converters[width:],
+                                                         strict=True)]) for row in rows]
+    for seat in seats:
+        seat.room = room
+    return seats
+
+
+@functools.cache
+def _locked_query() -> tuple[str, list[str], list[str], list[tuple[Any, list[Any]]]]:
+    room_fields = [f for f in Room._meta.concrete_fields if f.name != "state"]
+    seat_fields = list(Seat._meta.concrete_fields)
+    quote = connection.ops.quote_name
+    columns = ([f"r.{quote(_column(f))}" for f in room_fields]
+               + [f"s.{quote(_column(f))}" for f in seat_fields])
+    sql = (f"SELECT {', '.join(columns)} FROM {quote(Room._meta.db_table)} r "
+           f"JOIN {quote(Seat._meta.db_table)} s ON s.{quote('room_id')} = r.{quote('id')} "
+           f"WHERE r.{quote('public_id')} = %s ORDER BY s.{quote('number')} FOR UPDATE OF r")
+    return (sql, [f.attname for f in room_fields], [f.attname for f in seat_fields],
+            [_converters(f) for f in [*room_fields, *seat_fields]])
+
+
+def _converters(field: models.Field[Any, Any]) -> tuple[Any, list[Any]]:
+    """What the ORM applies to a column's value as the database gives it (JSON decoded)."""
+    column = field.get_col(field.model._meta.db_table)
+    return column, [*connection.ops.get_db_converters(column), *field.get_db_converters(connection)]
+
+
+def _converted(value: Any, found: tuple[Any, list[Any]]) -> Any:
+    column, converters = found
+    for converter in converters:
+        value = converter(value, column, connection)
+    return value
+
+
+def _restore(room: Room) -> RoomMatch:
+    """The room's match from its stored state, read now if the row was read without it
+    (with the step and changes it is at: the caller may hold an older row)."""
+    if "state" in room.get_deferred_fields():
+        room.step, room.state, room.moves = Room.objects.values_list(
+            "step", "state", "moves").get(pk=room.pk)
+    return RoomMatch.from_json(stored_state(room.state, room.moves))
+
+
+def _replayed(room: Room) -> Callable[[RoomMatch, int], RoomMatch | None]:
+    """Bring a kept match that is behind the row to the row's step by replaying the changes
+    the row keeps (``Room.moves``), each checked against its digest: the same position or
+    None (then the match is restored from the stored state, which stays the authority)."""
+    changes = list(room.moves.get("changes", ())) if isinstance(room.moves, dict) else []
+    target = room.step
+
+    def forward(match: RoomMatch, _kept_at: int) -> RoomMatch | None:
+        try:
+            for change in changes:
+                if change["to"] <= match.step:
+                    continue
+                if change["from"] != match.step:
+                    return None  # older than the changes kept
+                mark = match.position()
+                for kind, seat, *args in change["inputs"]:
+                    if kind == "act":
+                        match.act_for(seat, args[0], args[1])
+                    elif kind == "autoplay":
+                        match.set_autoplay(seat, args[0])
+                    elif kind == "leave":
+                        match.leave_for(seat)
+                    else:
+                        return None
+                if match.step != change["to"] or match.digest_since(mark) != change["digest"]:
+                    log.warning("table %s: a replayed change gave another position; restored",
+                                room.public_id)
+                    return None
+        except Exception as error:  # noqa: BLE001 - whatever went wrong, the row decides
+            log.warning("table %s: the kept match could not replay the changes (%s: %s); "
+                        "restored", room.public_id, type(error).__name__, error)
+            return None
+        return match if match.step == target else None
+
+    return forward
 
 
 def _taken(room: Room) -> RoomMatch | None:
-    """The room's match for a change under the row's lock (the one this process keeps, if
-    it is at the row's step); once the change is committed it is kept again, at the step
-    the change reached."""
-    if not room.started or room.state is None:
+    """The room's match for a change under the row's lock: the one this process keeps if it
+    is at the row's step (or can be brought to it), else restored; once the change is
+    committed it is kept again, at the step the change reached."""
+    if not room.started:
         return None
-    state = room.state
-    match = _LIVE.take(room.public_id, room.step, lambda: RoomMatch.from_json(state))
+    match = _LIVE.take(room.public_id, room.step, lambda: _restore(room), _replayed(room))
     _kept_after_commit(room, match)
     return match
 
@@ -319,53 +548,123 @@ def seat_read(room: Room, seat: Seat | None,
     from, at the room's committed state. The match is the one this process keeps, shared:
     ``build`` runs under the cache's lock, only reads it, and touches no database."""
     seats = list(room.seats.order_by("number"))
-    if not room.started or room.state is None:
+    if not room.started:
         return build(state_json(room, None, seat, now, seats), None)
-    state = room.state
-    return _LIVE.read(room.public_id, room.step, lambda: RoomMatch.from_json(state),
-                      lambda match: build(state_json(room, match, seat, now, seats), match))
+    return _LIVE.read(room.public_id, room.step, lambda: _restore(room),
+                      lambda match: build(state_json(room, match, seat, now, seats), match),
+                      _replayed(room))
 
 
-def _store(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime,
-           answered: Seat | None = None) -> None:
-    """Write the match (every move so far) and each seat's timer (the ``answered`` seat's
-    spent bank with them); finish it when over."""
-    room.state = match.to_json()
+def _store(change: _Change, now: dt.datetime) -> None:
+    """Write the match (every move so far, and this change's inputs with the last ones kept)
+    and the seats' timers that changed (an answering seat's spent bank with them); finish
+    it when over."""
+    room, match, seats = change.room, change.match, change.seats
+    assert match is not None
+    stored = room.moves if isinstance(room.moves, dict) else {"state_at": None, "changes": []}
+    recorded = change.recorded()
+    changes = [*stored["changes"], *([recorded] if recorded is not None else [])]
+    after = [c for c in changes if stored["state_at"] is not None and c["to"] > stored["state_at"]]
+    whole = (match.over or stored["state_at"] is None or len(after) >= STATE_EVERY
+             or any(c.get("added") is None for c in after))
+    if whole:
+        room.state = match.to_json()
+        room.moves = {"state_at": match.step, "changes": [
+            {k: v for k, v in c.items() if k != "added"} for c in changes[-KEPT_CHANGES:]]}
+    else:
+        room.moves = {"state_at": stored["state_at"],
+                      "changes": changes[-(KEPT_CHANGES + STATE_EVERY):]}
     room.step = match.step
-    sync_timers(room, match, seats, now, answered)
+    sync_timers(room, match, seats, now)
     if match.over and not room.over:
         finish(room, match, seats)
-        room.save()
-    else:
-        room.save(update_fields=["state", "step", "started", "updated_at"])
+    _write(room, change.changed_seats(), with_state=whole)
 
 
-TIMER_FIELDS = ["bank_left", "deadline", "decision_step", "decision_started", "last_seen"]
+def _write(room: Room, seats: list[Seat], with_state: bool = True) -> None:
+    """The room's row (``ROOM_FIELDS``, the state only ``with_state``) and the timers of
+    ``seats``: on PostgreSQL one statement, so a change costs one round trip to write
+    whatever it touched."""
+    room.updated_at = timezone.now()
+    names = ROOM_FIELDS if with_state else [n for n in ROOM_FIELDS if n != "state"]
+    if connection.vendor != "postgresql":
+        room.save(update_fields=names)
+        _write_timers(seats)
+        return
+    quote = connection.ops.quote_name
+    fields = _fields(Room, names)
+    sql = (f"UPDATE {quote(Room._meta.db_table)} SET "
+           + ", ".join(f"{quote(_column(f))} = %s" for f in fields)
+           + f" WHERE {quote(_column(_fields(Room, ['id'])[0]))} = %s")
+    params = [f.get_db_prep_save(getattr(room, f.attname), connection) for f in fields]
+    params.append(room.pk)
+    if seats:
+        timers, seat_params = _timers_sql(seats)
+        sql, params = f"WITH timers AS ({timers}) {sql}", [*seat_params, *params]
+    _execute_bound(sql, params)
 
 
-def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime,
-                answered: Seat | None = None) -> None:
+def _execute_bound(sql: str, params: list[Any]) -> None:
+    """Run a write with its parameters sent apart from the statement (the server binds
+    them): the match's state, several kilobytes of JSON, is not quoted into the statement's
+    text, which Django's cursor (it binds on the client) spent more CPU on than on anything
+    else in the write. On the change's own connection and transaction."""
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=False)
+
+
+def _write_timers(seats: list[Seat]) -> None:
+    if not seats:
+        return
+    if connection.vendor != "postgresql":
+        Seat.objects.bulk_update(seats, TIMER_FIELDS)
+        return
+    _execute_bound(*_timers_sql(seats))
+
+
+def _timers_sql(seats: list[Seat]) -> tuple[str, list[Any]]:
+    """One UPDATE of the seats' timers from a VALUES list (Django's ``bulk_update`` builds
+    a CASE per field and seat: several times the CPU for the same effect)."""
+    quote = connection.ops.quote_name
+    fields = _fields(Seat, ["id", *TIMER_FIELDS])
+    row = "(" + ", ".join(f"%s::{f.cast_db_type(connection)}" for f in fields) + ")"
+    columns = [quote(_column(f)) for f in fields]
+    sql = (f"UPDATE {quote(Seat._meta.db_table)} AS seat SET "
+           + ", ".join(f"{c} = v.{c}" for c in columns[1:])
+           + f" FROM (VALUES {', '.join([row] * len(seats))}) AS v({', '.join(columns)})"
+           + f" WHERE seat.{columns[0]} = v.{columns[0]}")
+    params = [f.get_db_prep_save(getattr(seat, f.attname), connection)
+              for seat in seats for f in fields]
+    return sql, params
+
+
+def _fields(model: type[models.Model], names: list[str]) -> list[models.Field[Any, Any]]:
+    found = [model._meta.get_field(name) for name in names]
+    assert all(isinstance(f, models.Field) for f in found)
+    return cast(list[models.Field[Any, Any]], found)
+
+
+def _column(field: models.Field[Any, Any]) -> str:
+    return cast(str, field.column)
+
+
+def sync_timers(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> None:
     """Each human seat's deadline: its open decision's (a new one runs from ``now`` for the
-    time per decision plus what is left of the seat's bank); none without a decision.
-    Written in one statement, with the ``answered`` seat's spent bank."""
-    changed = [answered] if answered is not None else []
+    time per decision plus what is left of the seat's bank); none without a decision. Set
+    on the seats only: the change writes those that changed (:func:`_write`)."""
     for seat in seats:
         if seat.kind != Seat.Kind.HUMAN:
             continue
         opened = match.opened_at(seat.number)
         if opened is None:
-            if seat.deadline is not None or seat.decision_step is not None:
-                seat.deadline = seat.decision_step = seat.decision_started = None
-                changed.append(seat)
+            seat.deadline = seat.decision_step = seat.decision_started = None
             continue
         if seat.decision_step == opened and seat.deadline is not None:
             continue
         seat.decision_step = opened
         seat.decision_started = now
         seat.deadline = now + dt.timedelta(seconds=room.decision_seconds + seat.bank_left)
-        changed.append(seat)
-    if changed:
-        Seat.objects.bulk_update(list({s.pk: s for s in changed}.values()), TIMER_FIELDS)
 
 
 def _spend(room: Room, seat: Seat, now: dt.datetime) -> None:
@@ -393,19 +692,18 @@ def answer(public_id: str, ticket: str | None, step: Any, action: Any,
     and the seat; the engine's ``StaleStep`` / ``IllegalAction`` change nothing."""
     now = now or timezone.now()
     with transaction.atomic():
-        room = get_room(public_id, lock=True)
-        seats = list(room.seats.order_by("number"))
+        change = _locked(public_id)
+        room, seats, match = change.room, change.seats, change.match
         seat = next((s for s in seats if ticket and s.taken and s.ticket == ticket), None)
         if seat is None:
             raise TableError(_("You have no seat at this table."), 403)
-        match = _taken(room)
         if match is None:
             raise TableError(_("The match hasn't started yet."))
-        _apply_expired(room, match, seats, now)
-        _reclaim(match, seat, now, save=False)  # last_seen is written with the timers
-        match.act_for(seat.number, step, action)
+        _apply_expired(change, now)
+        _reclaim(change, seat, now)  # last_seen is written with the timers
+        change.act(seat.number, step, action)
         _spend(room, seat, now)
-        _store(room, match, seats, now, answered=seat)
+        _store(change, now)
         views = _changed(room, match, seats)
         view = views.get(seat.number) or state_json(room, match, seat, now, seats)
     return room, view, seat
@@ -417,26 +715,24 @@ def leave(request: HttpRequest, public_id: str,
     (``RoomMatch.leave_for``: charged as the rules say; the match ends with this hand).
     ``IllegalAction`` when leaving isn't allowed now."""
     now = now or timezone.now()
+    ticket = request.session.get(SESSION_KEY, {}).get(public_id)
     with transaction.atomic():
-        room = get_room(public_id, lock=True)
-        seat = seat_of(request, room)
-        match = _taken(room)
+        change = _locked(public_id)
+        room, seats, match = change.room, change.seats, change.match
+        seat = next((s for s in seats if ticket and s.taken and s.ticket == ticket), None)
         if seat is None or match is None:
             raise TableError(_("You have no seat at this table."), 403)
-        seats = list(room.seats.order_by("number"))
-        match.leave_for(seat.number)
-        _store(room, match, seats, now)
+        change.leave(seat.number)
+        _store(change, now)
         _changed(room, match, seats)
-    return room, match, seats[seat.number]
+    return room, match, seat
 
 
-def _reclaim(match: RoomMatch, seat: Seat, now: dt.datetime, save: bool = True) -> None:
-    """The seat's player is here: the bot gives the seat back."""
+def _reclaim(change: _Change, seat: Seat, now: dt.datetime) -> None:
+    """The seat's player is here: the bot gives the seat back (``last_seen`` is written
+    with the timers)."""
     seat.last_seen = now
-    if save:
-        seat.save(update_fields=["last_seen"])
-    if seat.number in match.autoplay:
-        match.set_autoplay(seat.number, False)
+    change.autoplay(seat.number, False)
 
 
 def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | None = None,
@@ -446,9 +742,8 @@ def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | Non
     ``connected`` records its socket opening or closing."""
     now = now or timezone.now()
     with transaction.atomic():
-        room = get_room(public_id, lock=True)
-        seats = list(room.seats.order_by("number"))
-        match = _taken(room)
+        change = _locked(public_id)
+        room, seats, match = change.room, change.seats, change.match
         before = room.step
         if seat_number is not None:
             seat = seats[seat_number]
@@ -457,20 +752,33 @@ def touch(public_id: str, seat_number: int | None = None, now: dt.datetime | Non
                 seat.disconnected_at = None if connected else now
                 seat.save(update_fields=["connected", "disconnected_at"])
             if match is not None and connected is not False and not match.over:
-                _reclaim(match, seat, now)
+                _reclaim(change, seat, now)
         if match is not None and not match.over:
-            _apply_expired(room, match, seats, now)
-            if match.step != before:  # written only when something moved
-                _store(room, match, seats, now)
+            _apply_expired(change, now)
+        if match is not None and match.step != before:  # the row written only when moved
+            _store(change, now)
+        else:
+            _write_timers(change.changed_seats())
         if room.step != before or connected is not None:
             _changed(room, match, seats)
     return room, match
 
 
-def _apply_expired(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> int:
+def apply_expired(room: Room, match: RoomMatch, seats: list[Seat], now: dt.datetime) -> int:
     """Answer for every seat whose deadline passed (a pass, or the drawn tile discarded)
-    and hand to the bot every seat disconnected longer than the grace period. Each deadline
-    is taken by a conditional UPDATE: only the one who clears it applies it."""
+    and hand to the bot every seat disconnected longer than the grace period, under the
+    room's lock; the seats' timers are written. Returns the number of deadlines applied."""
+    change = _Change(room, seats, match)
+    applied = _apply_expired(change, now)
+    _write_timers(change.changed_seats())
+    return applied
+
+
+def _apply_expired(change: _Change, now: dt.datetime) -> int:
+    """:func:`apply_expired` within a change (which writes the timers). Each deadline is
+    taken by a conditional UPDATE: only the one who clears it applies it."""
+    room, match, seats = change.room, change.match, change.seats
+    assert match is not None
     applied = 0
     grace = dt.timedelta(seconds=settings.TABLES_GRACE_SECONDS)
     for _round in range(400):
@@ -481,7 +789,7 @@ def _apply_expired(room: Room, match: RoomMatch, seats: list[Seat], now: dt.date
             if (seat.kind == Seat.Kind.HUMAN and seat.taken and not seat.connected
                     and seat.disconnected_at is not None and seat.disconnected_at <= now - grace
                     and seat.number not in match.autoplay):
-                match.set_autoplay(seat.number, True)
+                change.autoplay(seat.number, True)
                 moved = True
         for seat in seats:
             opened = match.opened_at(seat.number)
@@ -493,10 +801,11 @@ def _apply_expired(room: Room, match: RoomMatch, seats: list[Seat], now: dt.date
                 deadline=None, decision_step=None, decision_started=None, bank_left=0)
             seat.deadline = seat.decision_step = seat.decision_started = None
             if not owned:
+                change.stored[seat.pk] = _timers_of(seat)  # as another process left it
                 continue
             seat.bank_left = 0
-            action = match.default_action(seat.number)
-            match.act_for(seat.number, match.step, action)
+            change.stored[seat.pk] = _timers_of(seat)  # as the conditional UPDATE left it
+            change.act(seat.number, match.step, match.default_action(seat.number))
             applied += 1
             moved = True
             break
@@ -598,4 +907,3 @@ __all__ = ["PlayError", "RoomChoice", "SESSION_KEY", "TableError", "TooManyOpen"
            "restored", "seat_by_ticket", "seat_of", "seat_read", "seat_view", "start_early", "state_json", "touch",
            "visible", "waiting_json"]
 
-apply_expired = _apply_expired
