@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 # the environment's, or this one (docs/deploy.md: production sets its own).
 LOCAL_KEY := SECRET_KEY=$${SECRET_KEY:-local-only-key-for-make-targets}
 
-.PHONY: install lint typecheck services test test-engine bench bench-play bench-play-site bench-site bench-fair loadtest run messages clean
+.PHONY: install lint typecheck services test test-slow test-engine bench bench-play bench-play-site bench-site bench-fair loadtest run messages clean
 
 # The virtualenv with the project and its test tools; redone when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -69,6 +69,12 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/mahjong
 
 test: install services browser lint typecheck
 	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest -n 2
+
+# The big samples `make test` leaves out (tests marked slow; pyproject.toml): the whole bot
+# corpus, 2,000 hands per variant, and the like. PLAY_LEAKS_200=1 adds 200 hands per variant
+# played through the site.
+test-slow: install services
+	DATABASE_URL=$${DATABASE_URL:-$(TEST_DATABASE_URL)} $(BIN)/python -m pytest -n 2 -m slow
 
 # The engine's tests alone: the test files that import nothing of Django or the site, run
 # without pytest-django, so no database, Redis or browser is needed.

@@ -153,6 +153,40 @@ def bot_document(seed: int, *, variant: str = "sichuan", hands: int = 1,
     return dumps(match).encode()
 
 
+_PRICED: dict[str, Any] = {}
+
+
+@pytest.fixture
+def values_priced_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The site's values pass prices each hand once per test process: a test valuing a
+    hand (its setup and events, the annotation's decisions, the seats, seed and samples)
+    that an earlier test of the process valued gets a copy of that result instead of
+    playing the same Monte Carlo out again.
+
+    The engine's pass is a function of exactly those inputs (each decision is seeded by
+    its hand, event and seat: games/analysis/value_pass.py), so the copy is what it would
+    compute; the first test to ask computes it for real, and the engine's own tests call
+    the pass directly, never through this. A test replacing ``values.compute`` (a failing
+    pass) still replaces all of it."""
+    import copy
+    import hashlib
+
+    from replays.annotation import values
+
+    price = values.price_hand
+
+    def priced_once(table: Any, events: Any, hand: int, decisions: Any, seats: Any,
+                    **options: Any) -> Any:
+        key = hashlib.sha256(repr((
+            table.setup, tuple(events), hand, json.dumps(decisions, sort_keys=True),
+            sorted(seats), sorted(options.items()))).encode()).hexdigest()
+        if key not in _PRICED:
+            _PRICED[key] = price(table, events, hand, decisions, seats, **options)
+        return copy.deepcopy(_PRICED[key])
+
+    monkeypatch.setattr(values, "price_hand", priced_once)
+
+
 @pytest.fixture
 def make_match(db: None) -> Any:
     """``make_match(owner, visibility=..., title=..., hidden=..., seed=..., variant=...,

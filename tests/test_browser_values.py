@@ -22,9 +22,11 @@ pytestmark = [pytest.mark.browser,
 
 
 @pytest.fixture
-def valued(live_server: Any, transactional_db: None, django_user_model: Any) -> tuple[str, int]:
+def valued(live_server: Any, transactional_db: None, django_user_model: Any,
+           values_priced_once: None) -> tuple[str, int]:
     """Alice's 2-hand Sichuan match valued for her seat; the URL of its first step with a
-    mistake in value (else its first valued step)."""
+    mistake in value (else its first valued step). Both tests value it the same way: the
+    engine's work is done once per process."""
     from django.db import transaction
     from django.test.utils import override_settings
 

@@ -18,6 +18,10 @@ from games.analysis.value_table import LogPoint, hidden_tiles, redeal
 from games.bots.simulation import simulate
 from games.records.match import Replayer
 
+# Which alternatives are valued and by which model doesn't depend on how many shuffles and
+# redeals price them: the fewest that still give every alternative an interval.
+SOLO_SAMPLES, TABLE_SAMPLES = 4, 2
+
 
 @settings(max_examples=30, deadline=None)
 @given(variant=st.sampled_from(["jiaxing", "putian", "sichuan"]), seed=st.integers(1, 40),
@@ -56,7 +60,8 @@ def test_it_values_every_alternative_that_can_be_carried_through(variant: str) -
         table = replayer.begin(analysed.number, hand)
         decisions = analysed.to_json()["decisions"]
         valued = value_hand(table, hand.events, analysed.number, decisions, {0, 1, 2, 3},
-                            seed=analysed.number, solo_samples=20, table_samples=4)
+                            seed=analysed.number, solo_samples=SOLO_SAMPLES,
+                            table_samples=TABLE_SAMPLES)
         by_key = {(d["event"], d["seat"]): d for d in valued["decisions"]}
         for decision in decisions:
             alternatives = decision["alternatives"]
@@ -85,7 +90,7 @@ def test_it_plays_a_putian_ready_declaration_out() -> None:
             a["action"]["type"] == "ready" for a in d["alternatives"])]
         valued = value_hand(replayer.begin(analysed.number, hand), hand.events,
                             analysed.number, decisions, {0, 1, 2, 3}, seed=1,
-                            solo_samples=20, table_samples=4)
+                            solo_samples=SOLO_SAMPLES, table_samples=TABLE_SAMPLES)
         for found in valued["decisions"]:
             decision = next(d for d in decisions if d["event"] == found["event"]
                             and d["seat"] == found["seat"])

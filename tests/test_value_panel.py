@@ -21,7 +21,9 @@ from replays.models import HandValues, Match
 
 from .conftest import bot_document
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# Most tests value the same match the same way: the engine's work is done once per process.
+pytestmark = [pytest.mark.django_db(transaction=True),
+              pytest.mark.usefixtures("values_priced_once")]
 
 
 @override_settings(VALUES_AFTER_ANNOTATION=True, VALUES_SOLO_SAMPLES=40,

@@ -268,7 +268,8 @@ def bench_play(seed: int, matches: int = 4, hands: int = 8) -> dict[str, Any]:
 
 def bench_value(rng: random.Random, seed: int, n: int, table_samples: int) -> dict[str, Any]:
     """The ``value`` command: the solo model's exact value of a ready hand (one discard),
-    a 1-shanten discard by Monte Carlo, and a table-model decision at ± 0.03 win chance."""
+    a 1-shanten discard by Monte Carlo (half ``table_samples`` shuffles, 50 at least unless
+    fewer are asked for), and a table-model decision at ± 0.03 win chance."""
     from games.analysis.value import ready_value, solo_values, unseen
 
     out: dict[str, Any] = {}
@@ -289,7 +290,7 @@ def bench_value(rng: random.Random, seed: int, n: int, table_samples: int) -> di
             "p90_ms": round(times[int(len(times) * 0.9)] * 1000, 3)}
     one_shanten = read_position({"variant": "sichuan", "hand": "1234567m1135789p",
                                       "void": "s", "seat": 1, "seen": "9m1p"})
-    samples = max(table_samples // 2, 50)
+    samples = max(table_samples // 2, min(table_samples, 50))
     five_pin = {TILES[13]}  # discarding 5p leaves 1-shanten
     start = time.perf_counter()
     exact = solo_values(one_shanten, 12, only=five_pin).choices[0]
@@ -365,18 +366,18 @@ def _worker(texts: Sequence[str], tune_gc: bool) -> dict[str, Any]:
     return result
 
 
-def _bot_matches(seed: int, count: int) -> list[str]:
+def _bot_matches(seed: int, count: int, hands: int = 16) -> list[str]:
     from games.bots.simulation import simulate
     from games.records.log import dumps
 
-    return [dumps(simulate(NAMES[i % len(NAMES)], 16, seed + i)) for i in range(count)]
+    return [dumps(simulate(NAMES[i % len(NAMES)], hands, seed + i)) for i in range(count)]
 
 
-def bench_worker(seed: int, warm_up: int, rss_matches: int) -> dict[str, Any]:
+def bench_worker(seed: int, warm_up: int, rss_matches: int, hands: int = 16) -> dict[str, Any]:
     """A worker's first match against the same match after ``warm_up`` others (fresh
     processes, so nothing else is shared), the garbage-collector settings' effect, and
-    the resident size after ``rss_matches`` annotated 16-hand matches."""
-    texts = _bot_matches(seed, max(warm_up + 1, rss_matches))
+    the resident size after ``rss_matches`` annotated matches, all of ``hands`` hands."""
+    texts = _bot_matches(seed, max(warm_up + 1, rss_matches), hands)
     first, rest = texts[0], texts[1 : warm_up + 1]
     cold = _worker([first], tune_gc=False)["times"][0]
     warm = _worker([*rest, first], tune_gc=False)["times"][-1]
@@ -397,15 +398,19 @@ def bench_worker(seed: int, warm_up: int, rss_matches: int) -> dict[str, Any]:
     return out
 
 
-def bench_value_match(seed: int, hands: int,
-                      variants: Sequence[str] = NAMES) -> dict[str, Any]:
+def bench_value_match(seed: int, hands: int, variants: Sequence[str] = NAMES,
+                      solo_samples: int | None = None,
+                      table_samples: int | None = None) -> dict[str, Any]:
     """The values pass (games/analysis/value_pass.py) over one seat of a bot match of each variant
-    on this core: every hand annotated, then seat 0's decisions valued, as a worker does."""
+    on this core: every hand annotated, then seat 0's decisions valued, as a worker does (with
+    the pass's own samples unless told otherwise)."""
     from games.analysis.annotation import analyze_hand
-    from games.analysis.value_pass import value_hand
+    from games.analysis.value_pass import SOLO_SAMPLES, TABLE_SAMPLES, value_hand
     from games.bots.simulation import simulate
     from games.records.match import Replayer
 
+    solo_samples = SOLO_SAMPLES if solo_samples is None else solo_samples
+    table_samples = TABLE_SAMPLES if table_samples is None else table_samples
     out: dict[str, Any] = {}
     for variant in variants:
         match = simulate(variant, hands, seed)
@@ -419,7 +424,8 @@ def bench_value_match(seed: int, hands: int,
             for earlier in range(1, number):
                 table.play(earlier, match.hands[earlier - 1])
             valued = value_hand(table.begin(number, hand), hand.events, number,
-                                annotated.to_json()["decisions"], {0}, seed=number)
+                                annotated.to_json()["decisions"], {0}, seed=number,
+                                solo_samples=solo_samples, table_samples=table_samples)
             seconds += time.perf_counter() - start
             cpu += time.process_time() - start_cpu
             decisions += len(valued["decisions"])
@@ -427,24 +433,39 @@ def bench_value_match(seed: int, hands: int,
             for earlier in range(1, number + 1):
                 replayer.play(earlier, match.hands[earlier - 1])
         out[variant] = {"hands": hands, "decisions": decisions, "seconds": round(seconds, 1),
-                        "cpu_seconds": round(cpu, 1)}
+                        "cpu_seconds": round(cpu, 1), "solo_samples": solo_samples,
+                        "table_samples": table_samples}
     return out
 
 
+def _scaled(full: int, scale: float, least: int) -> int:
+    """A sample size at ``scale`` (1: ``full``), never below ``least``."""
+    return max(int(full * scale), least)
+
+
 def run_bench(seed: int = 20261130, scale: float = 1.0, rss_matches: int = 0) -> dict[str, Any]:
-    """Every figure of the engine's benchmark as one JSON-ready object."""
+    """Every figure of the engine's benchmark as one JSON-ready object.
+
+    ``scale`` multiplies every sample size: the hands, positions and matches timed, the
+    worker's and the values pass's hands, and (below 1 only) the pass's shuffles and
+    redeals. A tiny scale runs every part once on the least input it takes (the tests'
+    check of the report); the targets mean something at 1."""
+    from games.analysis.value_pass import SOLO_SAMPLES, TABLE_SAMPLES
+
     rng = random.Random(seed)
     started = time.perf_counter()
     result: dict[str, Any] = {"seed": seed, "scale": scale}
-    result["shanten"] = bench_shanten(rng, max(int(20_000 * scale), 100))
-    result["shanten_vs_mahjong"] = bench_against_mahjong(rng, max(int(20_000 * scale), 100))
-    result["waits_with_scores"] = bench_waits(rng, max(int(400 * scale), 20))
-    result["matches"] = bench_matches(seed, max(int(400 * scale), 4))
-    result["analysis"] = bench_analysis(seed, max(int(16 * scale), 1))
-    result["worker"] = bench_worker(seed, max(int(5 * scale), 1), rss_matches)
-    result["value"] = bench_value(rng, seed, max(int(200 * scale), 10),
-                                  max(int(2000 * scale), 50))
-    result["value_match"] = bench_value_match(seed, max(int(16 * scale), 1))
+    result["shanten"] = bench_shanten(rng, _scaled(20_000, scale, 100))
+    result["shanten_vs_mahjong"] = bench_against_mahjong(rng, _scaled(20_000, scale, 100))
+    result["waits_with_scores"] = bench_waits(rng, _scaled(400, scale, 4))
+    result["matches"] = bench_matches(seed, _scaled(400, scale, 4))
+    result["analysis"] = bench_analysis(seed, _scaled(16, scale, 1))
+    result["worker"] = bench_worker(seed, _scaled(5, scale, 1), rss_matches,
+                                    hands=_scaled(16, min(scale, 1), 1))
+    result["value"] = bench_value(rng, seed, _scaled(200, scale, 3), _scaled(2000, scale, 8))
+    result["value_match"] = bench_value_match(
+        seed, _scaled(16, scale, 1), solo_samples=_scaled(SOLO_SAMPLES, min(scale, 1), 2),
+        table_samples=_scaled(TABLE_SAMPLES, min(scale, 1), 2))
     waits = result["waits_with_scores"]["jiaxing_1_wildcards"]["median_ms"]
     result["targets"] = {
         "shanten_at_least_10x_mahjong": (result["shanten_vs_mahjong"].get("ratio") or 0) >= 10,

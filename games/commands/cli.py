@@ -404,7 +404,9 @@ def _parser() -> argparse.ArgumentParser:
     danger.set_defaults(run=_danger)
     bench = commands.add_parser("bench", help="throughput figures as JSON (fixed seed)")
     bench.add_argument("--seed", type=int, default=20261130)
-    bench.add_argument("--scale", type=float, default=1.0, help="multiply the sample sizes")
+    bench.add_argument("--scale", type=float, default=1.0,
+                       help="multiply the sample sizes (below 1, the full report's values "
+                       "pass uses fewer shuffles and redeals too; --values keeps them)")
     bench.add_argument("--play", action="store_true",
                        help="only the time of a player's action against the bots (issue 14)")
     bench.add_argument("--values", choices=NAMES, default=None, metavar="VARIANT",
