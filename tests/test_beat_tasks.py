@@ -92,7 +92,7 @@ def test_the_beat_schedule_names_real_tasks(settings: Any) -> None:
     assert set(schedule) == {"roll-daily-puzzles", "requeue-stuck-annotations",
                              "send-waiting-annotations", "requeue-stuck-values",
                              "expire-stale-play", "tend-upload-checks",
-                             "apply-table-deadlines"}
+                             "apply-table-deadlines", "expire-stale-recordings"}
     app.loader.import_default_modules()
     for name, entry in schedule.items():
         task = app.tasks[entry["task"]]  # KeyError: no such task
