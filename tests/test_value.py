@@ -414,7 +414,6 @@ def test_it_values_a_log_point_in_the_solo_model_too() -> None:
         c["discard"] for c in got["choices"]}
 
 
-@pytest.mark.slow
 def test_it_predicts_the_bots_own_win_rate() -> None:
     """At the dealer's first decision the redeal is drawn exactly as the real deal was
     (the dealer has seen nothing else), so the table model's win chance for the choice
