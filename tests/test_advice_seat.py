@@ -31,8 +31,10 @@ from games.core.table import Action, Table
 from games.records.match import Replayer
 from tests.conftest import ROOT
 
-SOLO = 12  # shuffles for a Monte Carlo discard (the pass uses SOLO_SAMPLES)
-TABLE = 3  # redeals for a decision played out at the table (the pass uses TABLE_SAMPLES)
+# What is checked here (legal answers, the priced best taken, fallbacks, determinism, the
+# commands) holds for any sample count: the fewest that still give each choice an interval.
+SOLO = 4  # shuffles for a Monte Carlo discard (the pass uses SOLO_SAMPLES)
+TABLE = 2  # redeals for a decision played out at the table (the pass uses TABLE_SAMPLES)
 FAST = functools.partial(players, solo_samples=SOLO, table_samples=TABLE)
 
 
