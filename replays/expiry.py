@@ -19,14 +19,14 @@ def delete_in_batches(selected: Callable[[], QuerySet[Any]], batch: int, batches
     """Delete what ``selected()`` selects, oldest touched first; how many rows went (the
     model's own, not its cascades)."""
     deleted = 0
+    label = selected().model._meta.label
     for _round in range(batches):
         with transaction.atomic():
             ids = list(selected().order_by("updated_at", "pk").values_list("pk", flat=True)
                        [:batch])
             if not ids:
                 break
-            deleted += selected().filter(pk__in=ids).delete()[1].get(
-                selected().model._meta.label, 0)
+            deleted += selected().filter(pk__in=ids).delete()[1].get(label, 0)
         if len(ids) < batch:
             break
     return deleted

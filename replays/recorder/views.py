@@ -116,17 +116,18 @@ def start(request: HttpRequest) -> HttpResponse:
             [_("East"), _("South"), _("West"), _("North")])})
     if request.method != "POST":
         return _start_page(request, form)
+    address = limits.address_group(request)
     try:
-        limits.check("record-start-visitor", limits.address_group(request))
+        limits.check("record-start-visitor", address)
     except limits.RateLimited as limited:
         form.add_error(None, str(limited))
         return limits.retry_after(_start_page(request, form, 429), limited)
     if not form.is_valid():
-        limits.refund("record-start-visitor", limits.address_group(request))
+        limits.refund("record-start-visitor", address)
         return _start_page(request, form, 400)
     most = settings.RECORD_MAX_OPEN
     if _drafts(request).count() >= most:
-        limits.refund("record-start-visitor", limits.address_group(request))
+        limits.refund("record-start-visitor", address)
         form.add_error(None, ngettext(
             "You already have %(n)s unfinished recording, the most one player may keep: "
             "finish or discard it first.", "You already have %(n)s unfinished recordings, the "

@@ -94,7 +94,6 @@ document.addEventListener("htmx:afterSwap", (event) => {
 document.addEventListener("htmx:afterSettle", (event) => {
   announceStep();
   if (!isStep(event)) return;
-  syncAutoplay();
   busy = false;
   playQueue();
 });
