@@ -15,6 +15,7 @@ room's ``state.json`` (``waiting_for``), and a page answers once its room shows 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -210,3 +211,55 @@ def test_it_lets_four_friends_play_a_sichuan_hand_and_one_come_back_to_a_claim(
     finally:
         for context in contexts:
             context.close()
+
+
+@pytest.mark.browser
+def test_it_catches_up_a_page_that_lost_a_push_at_the_next_heartbeat(
+        browser: Browser, asgi_live_server: str) -> None:
+    """A push lost on the way (a proxy's hiccup, a busy layer) leaves a page behind until
+    the heartbeat's answer, which carries the room's step, makes it fetch its view again."""
+    url = asgi_live_server
+    alice_context, bob_context = _context(browser, url, 1280), _context(browser, url, 390)
+    try:
+        alice, bob = alice_context.new_page(), bob_context.new_page()
+        alice.goto(f"{url}/tables/new")
+        alice.select_option("#id_variant", "jiaxing")
+        alice.select_option("#id_humans", "2")
+        alice.fill("#id_hands", "1")
+        alice.fill("#id_decision_seconds", "300")
+        alice.fill("#id_name", "Alice")
+        alice.locator("form.table-new button[type=submit]").click()
+        room = alice.url
+        to_bob: list[Any] = []  # the page's end of bob's socket, to speak as the server
+
+        def lose_pushes(socket: Any) -> None:
+            server = socket.connect_to_server()
+            server.on_message(lambda text: None if '"type":"state"' in str(text).replace(
+                " ", "") and to_bob[1:] else socket.send(text))
+            to_bob.append(socket)
+            to_bob.append(server)
+
+        bob.route_web_socket(re.compile(r".*/ws$"), lose_pushes)
+        bob.goto(room)
+        _join(bob, "Bob")
+        state_url = room.rstrip("/") + "/state.json"
+        state = alice_context.request.get(state_url).json()
+        expect(alice.locator("#play-table")).to_have_attribute("data-step", str(state["step"]),
+                                                             timeout=15_000)
+        bob.reload()  # the seated page (the join's own page load); its pushes are lost
+        expect(bob.locator("#play-table")).to_have_attribute("data-step", str(state["step"]))
+        while 0 not in state["waiting_for"]:
+            _choose(bob)  # bob's own answers swap his page in, pushes or not
+            state = alice_context.request.get(state_url).json()
+        _choose(alice)
+        state = alice_context.request.get(state_url).json()
+        behind = int(str(bob.locator("#play-table").get_attribute("data-step")))
+        assert behind < state["step"], "bob's page was not told of alice's move"
+
+        to_bob[-2].send(json.dumps({"type": "heartbeat", "step": state["step"]}))
+
+        expect(bob.locator("#play-table")).to_have_attribute("data-step", str(state["step"]),
+                                                           timeout=15_000)
+    finally:
+        alice_context.close()
+        bob_context.close()

@@ -102,8 +102,11 @@ def test_it_pushes_alice_and_bob_their_own_views_and_refuses_charlie(settings: A
         assert await sync_to_async(
             lambda: list(Seat.objects.filter(room__public_id=pid, number__in=(0, 1))
                          .values_list("connected", flat=True)))() == [True, True]
+        # The heartbeat is answered with the room's committed step: a page that missed a
+        # push sees it is behind.
         await a.send_json_to({"type": "heartbeat"})
-        assert (await a.receive_json_from(timeout=5)) == {"type": "heartbeat"}
+        assert (await a.receive_json_from(timeout=5)) == {"type": "heartbeat",
+                                                          "step": first_a["state"]["step"]}
         # Someone answers over HTTP: both sockets get their own new view.
         views = {0: first_a["state"], 1: first_b["state"]}
         asked = [s for s, v in views.items() if v["legal"]]

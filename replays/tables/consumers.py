@@ -5,7 +5,8 @@ comes with the handshake), or for a spectator where the room allows them. On con
 sends the full view and marks the seat connected (the bot gives the seat back); on every
 change of the room it forwards the view the changing process built for its listener (its
 seat, or the spectators) without reading the room again (:mod:`replays.tables.router`);
-``{"type": "heartbeat"}`` is answered and keeps the seat seen; ``{"type": "act", "step",
+``{"type": "heartbeat"}`` is answered with the room's committed step (a page that shows an
+older one missed a push, and fetches its view again) and keeps the seat seen; ``{"type": "act", "step",
 "action"}`` answers the seat's decision as ``POST …/act`` does (the reply is ``{"type":
 "answer", "status", "state" or "error"}``, without an HTTP request per answer); on close the
 seat is marked disconnected, and after ``TABLES_GRACE_SECONDS`` the bot plays it.
@@ -74,9 +75,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if isinstance(content, dict) and content.get("type") == "heartbeat":
-            if self.seat is not None:
-                await database_sync_to_async(_seen)(self.public_id, self.seat)
-            await self.send_json({"type": "heartbeat"})
+            step = await database_sync_to_async(_seen)(self.public_id, self.seat)
+            await self.send_json({"type": "heartbeat", "step": step})
         elif isinstance(content, dict) and content.get("type") == "state":
             # A clock ran out on the page: expired deadlines are applied (and pushed) first.
             await database_sync_to_async(services.touch)(self.public_id)
@@ -142,9 +142,12 @@ def _refusal(status: int, rule: str | None, message: Any) -> dict[str, Any]:
     return {"status": status, "error": {"rule": rule, "message": str(message)}}
 
 
-def _seen(public_id: str, seat: int) -> None:
-    Seat.objects.filter(room__public_id=public_id, number=seat).update(
-        last_seen=timezone.now(), connected=True, disconnected_at=None)
+def _seen(public_id: str, seat: int | None) -> int | None:
+    """Mark ``seat`` seen (not a spectator); the room's committed step."""
+    if seat is not None:
+        Seat.objects.filter(room__public_id=public_id, number=seat).update(
+            last_seen=timezone.now(), connected=True, disconnected_at=None)
+    return Room.objects.filter(public_id=public_id).values_list("step", flat=True).first()
 
 
 def _message(public_id: str, seat: int | None) -> dict[str, Any]:

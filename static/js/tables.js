@@ -3,8 +3,9 @@
 // online, who the bot plays), the table's part of the page (#play-table, the same parts as
 // /play/'s) is fetched as htmx would (the view answers the fragment) and swapped in, keeping
 // the focus where it was and the moves already shown (static/js/play.js narrates only the
-// new ones). A heartbeat every 10 s keeps the seat seen; a closed socket is opened again
-// (the server then sends the full view). Without JavaScript, reload the page; the forms post
+// new ones). A heartbeat every 10 s keeps the seat seen and is answered with the room's
+// step: a page behind it (a push lost on the way) fetches its part again. A closed socket
+// is opened again (the server then sends the full view). Without JavaScript, reload the page; the forms post
 // and redirect back.
 (function () {
   "use strict";
@@ -111,6 +112,11 @@
     };
     socket.onmessage = function (message) {
       var data = JSON.parse(message.data);
+      if (data.type === "heartbeat") {
+        var shown = table();
+        if (shown && typeof data.step === "number" && data.step > stepOf(shown)) { refresh(); }
+        return;
+      }
       if (data.type !== "state") { return; }
       var state = data.state;
       var now = table();
