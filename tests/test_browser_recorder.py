@@ -107,6 +107,9 @@ def test_it_records_a_sichuan_hand_from_a_seat_on_a_phone(browser: Browser, site
     page.fill("#id_die1", str(hand["dice"][0]))
     page.fill("#id_die2", str(hand["dice"][1]))
     page.fill("#id_players", ", ".join(document["players"]))
+    # the seats are chosen by place in the list, and named once the names are typed
+    expect(page.locator("#id_dealer option[value='1']")).to_have_text(
+        f"the second player listed: {document['players'][1]}")
     for code in hand["deal"][SEAT]:  # the dealt tiles, tapped on the keyboard
         page.locator(f'#rec-start button.rec-key[data-code="{code}"]').tap()
     expect(page.locator("#id_tiles")).to_have_value(" ".join(hand["deal"][SEAT]))

@@ -118,6 +118,19 @@ def test_it_reads_as_chinese(client: Any) -> None:
     assert found == []
 
 
+def test_it_names_the_seats_by_their_place_in_the_players_list(client: Any) -> None:
+    from .test_chinese_pages import ZH
+
+    for headers, second in (({}, "the second player listed"), (ZH, "名单中的第二位")):
+        page = client.get("/record/", **headers).content.decode()
+        assert f'<option value="1">{second}</option>' in page
+        assert '<option value="1">1</option>' not in page  # the log's numbers mean nothing
+    record = start(client, recorded_hand())
+    name = recorded_hand()["players"][0]
+    page = client.get(f"/record/{record.public_id}/", **ZH).content.decode()
+    assert f"你在 {name} 的座位上记录。" in page
+
+
 # -- limits: drafts kept, starts per address, anonymous drafts expire (docs/recorder.md) ----
 
 

@@ -34,18 +34,24 @@ EVENT_TYPES = ("draw", "discard", "peng", "gang", "hu", "dingque", "exchange", "
 GANG_KINDS = ("exposed", "added", "concealed")
 
 
+SEAT_PLACES = (gettext_lazy("the first player listed"), gettext_lazy("the second player listed"),
+               gettext_lazy("the third player listed"), gettext_lazy("the fourth player listed"))
+
+
 class StartForm(forms.Form):
     variant = forms.ChoiceField(label=gettext_lazy("Game"), choices=Match.Variant.choices)
+    players = forms.CharField(label=gettext_lazy("Players in turn order, comma between"),
+                              max_length=300)
+    # Named by their place in the players' list (the page names them as they are typed):
+    # the log's seat numbers 0-3 mean nothing at a table.
     seat = forms.TypedChoiceField(label=gettext_lazy("Your seat"), coerce=int,
-                                  choices=[(s, str(s)) for s in range(4)])
+                                  choices=list(enumerate(SEAT_PLACES)))
     dealer = forms.TypedChoiceField(label=gettext_lazy("Dealer's seat"), coerce=int,
-                                    choices=[(s, str(s)) for s in range(4)])
+                                    choices=list(enumerate(SEAT_PLACES)))
     die1 = forms.IntegerField(label=gettext_lazy("First die"), min_value=1, max_value=6,
                               initial=3)
     die2 = forms.IntegerField(label=gettext_lazy("Second die"), min_value=1, max_value=6,
                               initial=4)
-    players = forms.CharField(label=gettext_lazy("Players, seat 0 first (comma between)"),
-                              max_length=300)
     tiles = forms.CharField(label=gettext_lazy("Your starting tiles"), max_length=120,
                             help_text=gettext_lazy("Tap them on the keyboard, or write "
                                                    "their codes, such as:"))

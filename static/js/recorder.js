@@ -190,8 +190,29 @@
     send();
   }
 
+  // The seats are chosen by place in the players' list; once the names are typed, each
+  // choice shows its name too ("the second player listed: Bo").
+  function nameSeats() {
+    const players = document.getElementById("id_players");
+    if (!players) return;
+    const selects = ["id_seat", "id_dealer"].map((id) => document.getElementById(id))
+      .filter(Boolean);
+    selects.forEach((select) => Array.from(select.options).forEach((option) => {
+      option.dataset.place = option.textContent;
+    }));
+    const update = () => {
+      const names = players.value.split(",").map((name) => name.trim());
+      selects.forEach((select) => Array.from(select.options).forEach((option, i) => {
+        option.textContent = option.dataset.place + (names[i] ? ": " + names[i] : "");
+      }));
+    };
+    players.addEventListener("input", update);
+    update();
+  }
+
   document.addEventListener("DOMContentLoaded", () => {
     startKeyboard();
+    nameSeats();
     const root = document.getElementById("recorder");
     if (root) startRecorder(root);
   });
