@@ -210,9 +210,22 @@ class Pool:
                 if now - self._last_run[name] < float(entry["schedule"]):
                     continue
                 self._last_run[name] = now
-                _run(app.tasks[entry["task"]], (), {}, uuid(), continuing=False)
+                try:
+                    self._ensure_registered([entry["task"]])
+                    _run(app.tasks[entry["task"]], (), {}, uuid(), continuing=False)
+                except Exception:  # a broken periodic task must not stop the pool's thread
+                    log.exception("in-process beat: %s (%s) failed", name, entry["task"])
         finally:
             self._maintaining.release()
+
+    @staticmethod
+    def _ensure_registered(names: list[str]) -> None:
+        """A web process imports only the task modules its pages use; a worker imports them
+        all at its start (the autodiscovery's signal): so here, before a task is named."""
+        from mahjong_site.celery import app
+
+        if any(name not in app.tasks for name in names):
+            app.loader.import_default_modules()
 
 
 def in_pool_task() -> bool:

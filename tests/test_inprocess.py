@@ -228,6 +228,29 @@ def test_the_web_process_runs_tasks_beside_requests_and_commands_where_queued() 
     assert _site_process(command) == "False"
 
 
+def test_it_finds_every_periodic_task_in_a_web_process_that_imported_none() -> None:
+    """``make run``'s beat runs by name tasks whose modules no page had imported yet (the
+    played matches' expiry stopped the pool's thread with ``NotRegistered``)."""
+    script = ("import django; django.setup(); from django.conf import settings; "
+              "from mahjong_site.celery import app; from replays import inprocess; "
+              "names = [e['task'] for e in settings.CELERY_BEAT_SCHEDULE.values()]; "
+              "before = sorted(n for n in names if n not in app.tasks); "
+              "pool = inprocess.Pool(1, 1, schedule={}); pool._ensure_registered(names); "
+              "print(bool(before), sorted(n for n in names if n not in app.tasks))")
+    assert _site_process(script) == "True []"
+
+
+def test_a_failing_periodic_task_leaves_the_pools_thread_working(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    logged: list[str] = []
+    monkeypatch.setattr(inprocess.log, "exception", lambda text, *args: logged.append(
+        text % args))
+    pool = inprocess.Pool(1, 1, schedule={"broken": {"task": "replays.tasks.no_such_task",
+                                                     "schedule": 0}})
+    pool._maintain()  # logged, not raised: the thread that runs it goes on
+    assert logged == ["in-process beat: broken (replays.tasks.no_such_task) failed"]
+
+
 def test_sqlite_writers_wait_for_each_other(tmp_path: Any) -> None:
     """``make run``'s SQLite: the pool's thread and the requests' write in turn."""
     script = ("import django; django.setup(); from django.conf import settings; "
