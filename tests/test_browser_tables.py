@@ -59,6 +59,9 @@ def _asgi_application() -> Any:
 
     for connection in connections.all():
         connection.connection = None  # the parent's socket is the parent's: connect anew
+        # as mahjong_site/asgi.py sets it (after the parent read the settings): each request
+        # runs on a thread of its own, whose kept connection would only pile up
+        connection.settings_dict["CONN_MAX_AGE"] = 0
     inprocess.run_beside_requests = lambda *args, **kwargs: None  # type: ignore[assignment]
     SyncToAsync.single_thread_executor = ThreadPoolExecutor(max_workers=1)
     sys.modules.pop("mahjong_site.asgi", None)
