@@ -18,7 +18,7 @@ os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
-from .conftest import bot_document  # noqa: E402
+from .conftest import bot_document, wait_for  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:No directory at:UserWarning")
 
@@ -32,7 +32,15 @@ def stored(variant: str, seed: int, hands: int, title: str) -> Any:
 @pytest.fixture
 def long_hand(live_server: Any, transactional_db: None) -> tuple[str, int]:
     """A Jiaxing bot match (seed 5: its first hand has 186 events); its viewer's address."""
+    from replays.models import Match
+
     match = stored("jiaxing", 5, 2, "Keys")
+    # Analysed before the page opens: the poll that finds the analysis finished reloads the
+    # page (the focus then starts on the board), which a test of the focus can't have.
+    finished = (Match.Status.DONE, Match.Status.FAILED)
+    wait_for(lambda: Match.objects.filter(pk=match.pk, annotation_status__in=finished).exists()
+             and not Match.objects.filter(pk=match.pk, values_status__in=("queued", "running"))
+             .exists(), 180, "the match's analysis")
     steps = match.hands.get(number=1).event_count
     return f"{live_server.url}{match.get_absolute_url()}", steps
 
