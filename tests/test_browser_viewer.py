@@ -68,9 +68,6 @@ def test_it_plays_thirty_quick_key_presses_and_lands_on_step_30(
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=False, reason=(
-    "issue 32, open: passes alone and with its file, quiet or loaded, but in the whole "
-    "suite's run (-n 2) the focus is lost after the second Enter; cause not found yet"))
 def test_it_keeps_the_focus_on_next_after_enter(page: Page, long_hand: tuple[str, int]) -> None:
     url, steps = long_hand
     page.goto(url)

@@ -79,6 +79,10 @@ function announceStep() {
 // page's body, outside the keys' scope) and was dropped.
 document.addEventListener("htmx:afterSwap", (event) => {
   if (!isStep(event)) return;
+  // htmx boosts the new controls only at the settle: an Enter on "Next →" before then would
+  // follow the link as a whole page load (and the focus would start on the board again).
+  const wrap = document.getElementById("board-wrap");
+  if (wrap && window.htmx) window.htmx.process(wrap);
   syncAutoplay();  // first: the autoplay button is hidden until then, and can't take the focus
   const lost = !document.activeElement || document.activeElement === document.body;
   if (refocus && lost) {  // only a focus the swap took away
