@@ -114,6 +114,18 @@ def _join(page: Page, name: str) -> None:
     raise AssertionError(f"{name} could not take a seat")
 
 
+def _create_room(page: Page, url: str, variant: str, humans: int) -> None:
+    """Alice opens a one-hand room of ``variant`` for ``humans`` people (five minutes a
+    decision) and sits in it."""
+    page.goto(f"{url}/tables/new")
+    page.select_option("#id_variant", variant)
+    page.select_option("#id_humans", str(humans))
+    page.fill("#id_hands", "1")
+    page.fill("#id_decision_seconds", "300")
+    page.fill("#id_name", "Alice")
+    page.locator("form.table-new button[type=submit]").click()
+
+
 def _choices(page: Page) -> list[str]:
     """The values of every choice on the page (tiles to discard and buttons)."""
     return [str(b.get_attribute("value"))
@@ -148,13 +160,7 @@ def test_it_lets_four_friends_play_a_sichuan_hand_and_one_come_back_to_a_claim(
     pages = [c.new_page() for c in contexts]
     try:
         alice = pages[0]
-        alice.goto(f"{url}/tables/new")
-        alice.select_option("#id_variant", "sichuan")
-        alice.select_option("#id_humans", "4")
-        alice.fill("#id_hands", "1")
-        alice.fill("#id_decision_seconds", "300")
-        alice.fill("#id_name", "Alice")
-        alice.locator("form.table-new button[type=submit]").click()
+        _create_room(alice, url, "sichuan", humans=4)
         expect(alice.locator(".room-waiting")).to_be_visible()
         room = alice.url
         for page, name in zip(pages[1:], ("Bob", "Charlie", "Dora"), strict=True):
@@ -225,22 +231,15 @@ def test_it_catches_up_a_page_that_lost_a_push_at_the_next_heartbeat(
     alice_context, bob_context = _context(browser, url, 1280), _context(browser, url, 390)
     try:
         alice, bob = alice_context.new_page(), bob_context.new_page()
-        alice.goto(f"{url}/tables/new")
-        alice.select_option("#id_variant", "jiaxing")
-        alice.select_option("#id_humans", "2")
-        alice.fill("#id_hands", "1")
-        alice.fill("#id_decision_seconds", "300")
-        alice.fill("#id_name", "Alice")
-        alice.locator("form.table-new button[type=submit]").click()
+        _create_room(alice, url, "jiaxing", humans=2)
         room = alice.url
-        to_bob: list[Any] = []  # the page's end of bob's socket, to speak as the server
+        to_bob: list[Any] = []  # the page's end of each of bob's sockets: to speak as the server
 
         def lose_pushes(socket: Any) -> None:
             server = socket.connect_to_server()
             server.on_message(lambda text: None if '"type":"state"' in str(text).replace(
-                " ", "") and to_bob[1:] else socket.send(text))
+                " ", "") else socket.send(text))
             to_bob.append(socket)
-            to_bob.append(server)
 
         bob.route_web_socket(re.compile(r".*/ws$"), lose_pushes)
         bob.goto(room)
@@ -259,7 +258,7 @@ def test_it_catches_up_a_page_that_lost_a_push_at_the_next_heartbeat(
         behind = int(str(bob.locator("#play-table").get_attribute("data-step")))
         assert behind < state["step"], "bob's page was not told of alice's move"
 
-        to_bob[-2].send(json.dumps({"type": "heartbeat", "step": state["step"]}))
+        to_bob[-1].send(json.dumps({"type": "heartbeat", "step": state["step"]}))
 
         expect(bob.locator("#play-table")).to_have_attribute("data-step", str(state["step"]),
                                                            timeout=15_000)

@@ -6,8 +6,8 @@ sends the full view and marks the seat connected (the bot gives the seat back); 
 change of the room it forwards the view the changing process built for its listener (its
 seat, or the spectators) without reading the room again (:mod:`replays.tables.router`);
 ``{"type": "heartbeat"}`` is answered with the room's committed step (a page that shows an
-older one missed a push, and fetches its view again) and keeps the seat seen; ``{"type": "act", "step",
-"action"}`` answers the seat's decision as ``POST …/act`` does (the reply is ``{"type":
+older one missed a push, and fetches its view again) and keeps the seat seen;
+``{"type": "act", "step", "action"}`` answers the seat's decision as ``POST …/act`` does (the reply is ``{"type":
 "answer", "status", "state" or "error"}``, without an HTTP request per answer); on close the
 seat is marked disconnected, and after ``TABLES_GRACE_SECONDS`` the bot plays it.
 """

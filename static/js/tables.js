@@ -5,8 +5,8 @@
 // the focus where it was and the moves already shown (static/js/play.js narrates only the
 // new ones). A heartbeat every 10 s keeps the seat seen and is answered with the room's
 // step: a page behind it (a push lost on the way) fetches its part again. A closed socket
-// is opened again (the server then sends the full view). Without JavaScript, reload the page; the forms post
-// and redirect back.
+// is opened again (the server then sends the full view). Without JavaScript, reload the
+// page; the forms post and redirect back.
 (function () {
   "use strict";
   var room = document.getElementById("room");
